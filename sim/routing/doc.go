@@ -1,0 +1,7 @@
+// Package routing owns the routing functions of twintorus: which output port, which
+// virtual channel and whether the bubble condition applies, for a packet at a switch.
+//
+// DOR (tori, meshes) and DORT (nDT twin tori) are defined here once, and both the
+// engine and the exact analyses use them, so a path counted by the analysis is the path
+// the engine takes. The package reads topology.Network and never simulates.
+package routing

@@ -1,0 +1,108 @@
+package routing
+
+import "github.com/twintorus/twintorus/sim/topology"
+
+// Tie is the direction DOR takes in a ring when both ways are equally short
+// (distance k/2 with k even).
+type Tie int8
+
+const (
+	// TiePlus sends ties in the + direction: the papers' rule, which reproduces Table 1.1.
+	TiePlus Tie = +1
+	// TieMinus sends ties in the - direction.
+	TieMinus Tie = -1
+)
+
+// Direction is the direction (+1 or -1) of the shortest way from digit cur to digit dst
+// in a ring of k nodes, or 0 when they are equal. In a mesh there is no wrap-around.
+func Direction(cur, dst, k int, tie Tie, mesh bool) int {
+	if cur == dst {
+		return 0
+	}
+	if mesh {
+		if dst > cur {
+			return +1
+		}
+		return -1
+	}
+	fwd := (dst - cur + k) % k // hops in the + direction
+	switch {
+	case 2*fwd < k:
+		return +1
+	case 2*fwd > k:
+		return -1
+	}
+	return int(tie)
+}
+
+// DOR is dimension-order routing (ascending dimensions, shortest way per ring) on tori
+// and meshes, and DORT on nDT twin tori: DOR on the node, crossing the internal link
+// first when the wanted port is on the other card, and crossing it at the destination
+// node when the destination PE is on the other card.
+type DOR struct {
+	net  *topology.Network
+	tie  Tie
+	mesh bool
+}
+
+// NewDOR makes DOR (DORT on twin tori) for a network.
+func NewDOR(net *topology.Network, tie Tie) *DOR {
+	return &DOR{net: net, tie: tie, mesh: net.IsMesh()}
+}
+
+// Network is the network the routing was made for.
+func (r *DOR) Network() *topology.Network { return r.net }
+
+// Hop is one routing decision: the output port, and the dimension and direction the
+// packet travels in (Dim = -1 when it leaves by the internal link to the destination PE
+// or by a terminal port).
+type Hop struct {
+	Port int
+	Dim  int // dimension DOR is resolving, or -1
+	Dir  int // +1, -1, or 0
+}
+
+// Next is the hop DOR takes at switch s for a packet to terminal dst.
+func (r *DOR) Next(s, dst int) Hop {
+	net := r.net
+	at := net.Attachment(dst)
+	dsw := int(at.Switch)
+	cur, dn := net.Node(s), net.Node(dsw)
+	if cur != dn {
+		for d := 0; d < net.Dims(); d++ {
+			c, t := net.Digit(cur, d), net.Digit(dn, d)
+			if c == t {
+				continue
+			}
+			dir := Direction(c, t, net.Radix(d), r.tie, r.mesh)
+			if p := net.DimPort(s, d, dir); p >= 0 {
+				return Hop{Port: p, Dim: d, Dir: dir}
+			}
+			return Hop{Port: net.InternalPort(s), Dim: d, Dir: dir}
+		}
+	}
+	if s == dsw {
+		return Hop{Port: int(at.Port), Dim: -1}
+	}
+	return Hop{Port: net.InternalPort(s), Dim: -1}
+}
+
+// Path appends to buf the (switch, output port) hops of the DOR route from terminal src
+// to terminal dst, ending with the ejection port at the destination switch.
+func (r *DOR) Path(src, dst int, buf []Step) []Step {
+	s := int(r.net.Attachment(src).Switch)
+	for {
+		h := r.Next(s, dst)
+		buf = append(buf, Step{Switch: s, Port: h.Port})
+		p := r.net.Port(s, h.Port)
+		if p.Kind == topology.Terminal {
+			return buf
+		}
+		s = int(p.Peer)
+	}
+}
+
+// Step is one hop of a path: the switch and the port the packet leaves it by.
+type Step struct {
+	Switch, Port int
+}
