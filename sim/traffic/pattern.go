@@ -1,0 +1,144 @@
+package traffic
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// Pattern chooses the destination of each message. The engine calls Dest once per
+// generated message; no pattern allocates there. A Pattern is immutable and safe for
+// concurrent use (the rng is the caller's).
+type Pattern interface {
+	// Name is the canonical pattern spec: ParsePattern(p.Name(), net) rebuilds p.
+	Name() string
+	// Dest is the destination PE of a message from PE src (0 ≤ src < N), or −1 when
+	// src sends nothing (a fixed point of a permutation).
+	Dest(src int, rng *rand.Rand) int
+}
+
+// Grammar is the pattern spec grammar, for help texts and error messages.
+const Grammar = `uniform          destination uniform among the other N-1 PEs
+zipf[:S]         offset r = (dst-src) mod N with P(r) ~ r^-S, r in 1..N-1; 0 <= S <= 10, default 1
+zipf:S/global    P(dst) ~ (dst+1)^-S over dst != src (PE 0 most popular)
+bitrev           reverse the bits of the PE id (N a power of two)
+shuffle          rotate the PE id's bits left by one (N a power of two)
+butterfly        swap the highest and lowest bit of the PE id (N a power of two)
+complement       N-1-src (bitwise complement when N is a power of two)
+transpose        r*m+c -> c*m+r for N = m*m PEs
+tornado          every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot
+neighbor         every node coordinate + 1 mod k (also: neighbour); the PE keeps its card/slot
+hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
+                 HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
+                 PEs, e.g. 12.5% (the lowest-numbered ones)`
+
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado, neighbor, hotspot:F[@HOT]"
+
+// ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
+// is wrong and what is accepted, in one line.
+func ParsePattern(spec string, net *topology.Network) (Pattern, error) {
+	p, err := parsePattern(strings.TrimSpace(spec), net)
+	if err != nil {
+		return nil, fmt.Errorf("traffic pattern %q: %w", spec, err)
+	}
+	return p, nil
+}
+
+func parsePattern(spec string, net *topology.Network) (Pattern, error) {
+	if net == nil {
+		return nil, errors.New("no network: the pattern needs the network whose PEs it addresses")
+	}
+	l, err := newLayout(net)
+	if err != nil {
+		return nil, err
+	}
+	name, arg, hasArg := strings.Cut(spec, ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	arg = strings.TrimSpace(arg)
+	switch name {
+	case "zipf":
+		if !hasArg {
+			arg = "1"
+		}
+		return newZipf(arg, l)
+	case "hotspot":
+		if !hasArg || arg == "" {
+			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5% or hotspot:0.1@0,5")
+		}
+		return newHotspot(arg, l)
+	case "":
+		return nil, fmt.Errorf("empty pattern; %s", acceptedPatterns)
+	}
+	build, ok := fixedPattern(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown pattern %q; %s", name, acceptedPatterns)
+	}
+	if hasArg {
+		return nil, fmt.Errorf("%s takes no parameter; drop %q", name, ":"+arg)
+	}
+	return build(l)
+}
+
+// fixedPattern is the builder of a pattern without parameters, by spec name.
+func fixedPattern(name string) (func(layout) (Pattern, error), bool) {
+	switch name {
+	case "uniform":
+		return newUniform, true
+	case "bitrev":
+		return newBitrev, true
+	case "shuffle":
+		return newShuffle, true
+	case "butterfly":
+		return newButterfly, true
+	case "complement":
+		return newComplement, true
+	case "transpose":
+		return newTranspose, true
+	case "tornado":
+		return newTornado, true
+	case "neighbor", "neighbour":
+		return newNeighbor, true
+	}
+	return nil, false
+}
+
+// Silent is the number of PEs that send nothing under p (fixed points of a
+// permutation); the network is offered load·(N − Silent) flits per cycle.
+func Silent(p Pattern) int {
+	if s, ok := p.(interface{ silent() int }); ok {
+		return s.silent()
+	}
+	return 0
+}
+
+// layout is what patterns need from the network: the PE count, the PEs per node and
+// the node coordinates' radices.
+type layout struct {
+	spec    string
+	n       int   // PEs
+	perNode int   // PEs per node: 2 in a twin torus, c in a torus or mesh
+	radix   []int // nodes along each dimension
+}
+
+// newLayout checks that net numbers its PEs as the package documents, since every
+// permutation depends on it.
+func newLayout(net *topology.Network) (layout, error) {
+	l := layout{spec: net.String(), n: net.Terminals()}
+	if l.n < 2 || net.Nodes() < 1 || l.n%net.Nodes() != 0 || net.Dims() < 1 {
+		return layout{}, fmt.Errorf("network %s has %d PEs on %d nodes in %d dimensions; traffic needs at least 2 PEs spread evenly over the nodes of a torus, mesh or twin torus", l.spec, l.n, net.Nodes(), net.Dims())
+	}
+	l.perNode = l.n / net.Nodes()
+	tps := net.TerminalsPerSwitch()
+	for t := range l.n {
+		s := int(net.Attachment(t).Switch)
+		node, slot := t/l.perNode, t%l.perNode
+		if net.Node(s) != node || net.Card(s) != slot/tps {
+			return layout{}, fmt.Errorf("network %s attaches PE %d to node %d card %d, but traffic patterns number PEs as slot + P·node (PE %d would be node %d card %d)", l.spec, t, net.Node(s), net.Card(s), t, node, slot/tps)
+		}
+	}
+	l.radix = net.Radices()
+	return l, nil
+}

@@ -1,0 +1,167 @@
+package traffic
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// idKind is a permutation of PE ids.
+type idKind uint8
+
+const (
+	bitrev idKind = iota
+	shuffle
+	butterfly
+	complement
+	transpose
+)
+
+func (k idKind) String() string {
+	switch k {
+	case bitrev:
+		return "bitrev"
+	case shuffle:
+		return "shuffle"
+	case butterfly:
+		return "butterfly"
+	case complement:
+		return "complement"
+	}
+	return "transpose"
+}
+
+// idPerm is a permutation computed from the PE id alone.
+type idPerm struct {
+	kind    idKind
+	n       int // PEs
+	b       int // bits of an id (N = 2^b), bit permutations only
+	m       int // side of the square (N = m²), transpose only
+	silentN int
+}
+
+func newBitPerm(kind idKind, l layout) (Pattern, error) {
+	if bits.OnesCount(uint(l.n)) != 1 {
+		return nil, fmt.Errorf("%s permutes the bits of PE ids and needs a power-of-two number of PEs; %s has %d (complement, transpose, tornado and neighbor do not need one)", kind, l.spec, l.n)
+	}
+	return finishIDPerm(&idPerm{kind: kind, n: l.n, b: bits.TrailingZeros(uint(l.n))}), nil
+}
+
+func newBitrev(l layout) (Pattern, error)    { return newBitPerm(bitrev, l) }
+func newShuffle(l layout) (Pattern, error)   { return newBitPerm(shuffle, l) }
+func newButterfly(l layout) (Pattern, error) { return newBitPerm(butterfly, l) }
+
+func newComplement(l layout) (Pattern, error) {
+	return finishIDPerm(&idPerm{kind: complement, n: l.n}), nil
+}
+
+func newTranspose(l layout) (Pattern, error) {
+	m := int(math.Sqrt(float64(l.n)))
+	for m*m > l.n {
+		m--
+	}
+	for (m+1)*(m+1) <= l.n {
+		m++
+	}
+	if m*m != l.n {
+		return nil, fmt.Errorf("transpose needs a square number of PEs (m·m); %s has %d", l.spec, l.n)
+	}
+	return finishIDPerm(&idPerm{kind: transpose, n: l.n, m: m}), nil
+}
+
+func finishIDPerm(p *idPerm) *idPerm {
+	p.silentN = countFixed(p.n, p.apply)
+	return p
+}
+
+func (p *idPerm) Name() string   { return p.kind.String() }
+func (p *idPerm) String() string { return p.Name() }
+func (p *idPerm) silent() int    { return p.silentN }
+
+func (p *idPerm) Dest(src int, _ *rand.Rand) int {
+	if d := p.apply(src); d != src {
+		return d
+	}
+	return -1
+}
+
+func (p *idPerm) apply(s int) int {
+	switch p.kind {
+	case bitrev:
+		return int(bits.Reverse64(uint64(s)) >> (64 - p.b))
+	case shuffle:
+		return (s<<1 | s>>(p.b-1)) & (p.n - 1)
+	case butterfly:
+		hi, lo := s>>(p.b-1)&1, s&1
+		return s&^(1<<(p.b-1)|1) | lo<<(p.b-1) | hi
+	case complement:
+		return p.n - 1 - s
+	default: // transpose
+		return s%p.m*p.m + s/p.m
+	}
+}
+
+// coordPerm moves every node coordinate by a fixed shift and keeps the PE's slot.
+type coordPerm struct {
+	name    string
+	perNode int
+	radix   []int
+	shift   []int // added to coordinate i, modulo radix[i]
+	silentN int
+}
+
+func newTornado(l layout) (Pattern, error) {
+	shift := make([]int, len(l.radix))
+	for i, k := range l.radix {
+		shift[i] = (k+1)/2 - 1 // ⌈k/2⌉ − 1: the longest minimal distance that is not a tie
+	}
+	return newCoordPerm("tornado", l, shift), nil
+}
+
+func newNeighbor(l layout) (Pattern, error) {
+	shift := make([]int, len(l.radix))
+	for i := range shift {
+		shift[i] = 1
+	}
+	return newCoordPerm("neighbor", l, shift), nil
+}
+
+func newCoordPerm(name string, l layout, shift []int) *coordPerm {
+	p := &coordPerm{name: name, perNode: l.perNode, radix: l.radix, shift: shift}
+	p.silentN = countFixed(l.n, p.apply)
+	return p
+}
+
+func (p *coordPerm) Name() string   { return p.name }
+func (p *coordPerm) String() string { return p.name }
+func (p *coordPerm) silent() int    { return p.silentN }
+
+func (p *coordPerm) Dest(src int, _ *rand.Rand) int {
+	if d := p.apply(src); d != src {
+		return d
+	}
+	return -1
+}
+
+func (p *coordPerm) apply(s int) int {
+	node, slot := s/p.perNode, s%p.perNode
+	dst, stride := 0, 1
+	for i, k := range p.radix {
+		dst += (node%k + p.shift[i]) % k * stride
+		node /= k
+		stride *= k
+	}
+	return slot + p.perNode*dst
+}
+
+// countFixed is the number of PEs that f maps to themselves.
+func countFixed(n int, f func(int) int) int {
+	c := 0
+	for s := range n {
+		if f(s) == s {
+			c++
+		}
+	}
+	return c
+}
