@@ -130,6 +130,7 @@ func (c config) slurmConf() string {
 	line("")
 	// One CPU per job, not one core with its memory: array tasks run side by side.
 	line("SchedulerType=sched/backfill")
+	line("SchedulerParameters=batch_sched_delay=0")
 	line("SelectType=select/cons_tres")
 	line("SelectTypeParameters=CR_CPU")
 	// Trust the node line below rather than draining the node if slurmd
