@@ -38,7 +38,8 @@ type Cluster struct {
 	Partition   string // the default partition
 
 	paths   paths
-	daemons []*daemon // in start order
+	bin     map[string]string // program name to path, from preflight
+	daemons []*daemon         // in start order
 }
 
 // daemon is one process started by Launch, in the foreground.
@@ -55,7 +56,8 @@ type daemon struct {
 // The caller must call Stop. Errors that mean Slurm cannot run here wrap
 // ErrUnavailable.
 func Launch(dir string) (*Cluster, error) {
-	if err := preflight(); err != nil {
+	bin, err := preflight()
+	if err != nil {
 		return nil, err
 	}
 	h, err := localHost()
@@ -79,6 +81,7 @@ func Launch(dir string) (*Cluster, error) {
 		Node:        h.Name,
 		Partition:   "debug",
 		paths:       p,
+		bin:         bin,
 	}
 	cfg := config{Host: h, Paths: p, CtldPort: ports[0], SlurmdPort: ports[1], Partition: c.Partition}
 	if err := c.writeFiles(cfg); err != nil {
@@ -94,25 +97,53 @@ func Launch(dir string) (*Cluster, error) {
 	return c, nil
 }
 
-// preflight tells whether this machine can run the cluster at all.
-func preflight() error {
+// preflight tells whether this machine can run the cluster at all, and
+// returns the paths of the programs it needs.
+func preflight() (map[string]string, error) {
 	// All from scripts/setup-slurm.sh.
-	programs := []string{"mungekey", "munged", "slurmctld", "slurmd", "sinfo", "sbatch", "squeue", "scontrol", "scancel"}
+	names := []string{"mungekey", "munged", "slurmctld", "slurmd", "sinfo", "sbatch", "squeue", "scontrol", "scancel"}
+	bin := map[string]string{}
 	var missing []string
-	for _, name := range programs {
-		if _, err := exec.LookPath(name); err != nil {
+	for _, name := range names {
+		path, err := findProgram(name)
+		if err != nil {
 			missing = append(missing, name)
+			continue
 		}
+		bin[name] = path
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%w: %s not found in PATH (install with scripts/setup-slurm.sh)",
+		return nil, fmt.Errorf("%w: %s not found in PATH, /usr/sbin or /sbin (install with scripts/setup-slurm.sh)",
 			ErrUnavailable, strings.Join(missing, ", "))
 	}
 	if os.Geteuid() != 0 {
-		return fmt.Errorf("%w: the test cluster runs its daemons as SlurmUser=root, and this is uid %d",
+		return nil, fmt.Errorf("%w: the test cluster runs its daemons as SlurmUser=root, and this is uid %d",
 			ErrUnavailable, os.Geteuid())
 	}
-	return nil
+	return bin, nil
+}
+
+// findProgram looks a program up in PATH, then in the sbin directories
+// where Debian puts the daemons and which a non-login PATH may lack.
+func findProgram(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path, nil
+	}
+	for _, dir := range []string{"/usr/sbin", "/sbin"} {
+		if p, statErr := exec.LookPath(filepath.Join(dir, name)); statErr == nil {
+			return p, nil
+		}
+	}
+	return "", err
+}
+
+// program is the path preflight found for a program, or its bare name.
+func (c *Cluster) program(name string) string {
+	if path, ok := c.bin[name]; ok {
+		return path
+	}
+	return name
 }
 
 // writeFiles lays out the cluster's directories, munge key and slurm.conf.
@@ -131,7 +162,7 @@ func (c *Cluster) writeFiles(cfg config) error {
 	if err := os.WriteFile(p.Conf, []byte(cfg.slurmConf()), 0o644); err != nil {
 		return fmt.Errorf("write slurm.conf: %w", err)
 	}
-	out, err := exec.Command("mungekey", "--create", "--force", "--keyfile", p.MungeKey).CombinedOutput()
+	out, err := exec.Command(c.program("mungekey"), "--create", "--force", "--keyfile", p.MungeKey).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%w: mungekey: %v: %s", ErrUnavailable, err, bytes.TrimSpace(out))
 	}
@@ -193,7 +224,7 @@ func (c *Cluster) start(name, program string, args ...string) (*daemon, error) {
 		return nil, fmt.Errorf("open %s output: %w", name, err)
 	}
 	defer out.Close() // the child has its own copy
-	cmd := exec.Command(program, args...)
+	cmd := exec.Command(c.program(program), args...)
 	cmd.Env = c.Env()
 	cmd.Dir = c.Dir
 	cmd.Stdout = out
@@ -262,7 +293,7 @@ func (c *Cluster) Command(name string, args ...string) *exec.Cmd {
 func (c *Cluster) output(name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(ctx, c.program(name), args...)
 	cmd.Env = c.Env()
 	cmd.Dir = c.WorkDir
 	var stdout, stderr bytes.Buffer
@@ -351,10 +382,13 @@ func (d *daemon) stop(grace time.Duration) error {
 	return fmt.Errorf("%s (pid %d) ignored SIGTERM for %v and was killed", d.name, d.cmd.Process.Pid, grace)
 }
 
-// Logs returns the last lines of every daemon's log, for error messages.
+// Logs returns the last lines of every daemon's output, for error
+// messages. With -D, slurmctld and slurmd copy their log files
+// (slurmctld.log, slurmd.log) to this output, after any error they printed
+// before opening them.
 func (c *Cluster) Logs() string {
 	var b strings.Builder
-	for _, name := range []string{"munged.out", "slurmctld.log", "slurmctld.out", "slurmd.log", "slurmd.out"} {
+	for _, name := range []string{"munged.out", "slurmctld.out", "slurmd.out"} {
 		path := filepath.Join(c.paths.Logs, name)
 		data, err := os.ReadFile(path)
 		if err != nil || len(bytes.TrimSpace(data)) == 0 {
