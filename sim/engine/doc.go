@@ -1,0 +1,30 @@
+// Package engine owns the cycle-accurate simulation of an interconnection network:
+// input-queued switches with virtual channels, credit-based flow control, virtual
+// cut-through (default) or wormhole switching, bubble flow control, two-stage
+// round-robin allocation, NICs with unbounded source queues, metrics, and a deadlock
+// watchdog.
+//
+// The engine knows nothing about tori. It moves flits between ports and VCs of a
+// topology.Network; a routing.Func says, once per packet per hop, which (output port,
+// VC, bubble flag) candidates a head packet has, and a routing.Selector picks one when
+// there are several. Traffic comes from a traffic.Pattern and traffic.Sizes.
+//
+// Timing model (defaults in MODEL.md; every value is a Params field):
+//   - a flit crosses a link in LinkLatency cycles (InternalLatency for internal links);
+//   - a head flit that arrives at cycle a may leave at a + RoutingDelay;
+//   - crossbar: one flit per cycle per input port and per output port; an output port
+//     carries one packet at a time, from head to tail;
+//   - a credit returns to the upstream sender LinkLatency cycles after its flit left;
+//   - virtual cut-through: a packet starts only when the downstream VC has room for it
+//     all (two packets when the hop enters a ring under bubble flow control);
+//   - NICs inject at most one flit per cycle and eject one flit per cycle.
+//
+// Flit timing is exact: flits move one per cycle through per-VC counters, and credits
+// and arrivals are events on a timing wheel. Bookkeeping is per packet: routing and
+// allocation happen once per packet per hop, and there is no allocation per flit or per
+// packet in steady state.
+//
+// Because every effect of a cycle becomes visible one or more cycles later, switches
+// are independent within a cycle: the order in which they are visited cannot change
+// the result, and a run is bit-for-bit deterministic for a given seed.
+package engine

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+	"github.com/twintorus/twintorus/sim/traffic"
+)
+
+// params are the defaults with a load, window and seed.
+func params(load float64, warmup, measure int64, seed uint64) Params {
+	p := Defaults()
+	p.Load, p.Warmup, p.Measure, p.Seed = load, warmup, measure, seed
+	return p
+}
+
+// newRun builds an engine for a spec with DOR/DORT under a scheme and a traffic pattern.
+func newRun(t testing.TB, spec string, scheme routing.Scheme, pattern string, p Params) *Engine {
+	t.Helper()
+	net := topology.MustNew(spec)
+	rt, err := routing.New(routing.Default(net), net, scheme, routing.TiePlus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pat, err := traffic.ParsePattern(pattern, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestInvariantsEveryCycle(t *testing.T) {
+	cases := []struct {
+		spec   string
+		scheme routing.Scheme
+		sw     Switching
+		load   float64
+	}{
+		{"torus:4x4", routing.SchemeVC, CutThrough, 0.3},
+		{"torus:4x4", routing.SchemeBubble, CutThrough, 0.9},
+		{"mesh:4x3@2", routing.SchemeVC, Wormhole, 0.4},
+		{"twin:3x3x3/D", routing.SchemeBubble, CutThrough, 0.8},
+		{"twin:4x4x2/A", routing.SchemeVC, CutThrough, 0.8},
+		{"twin:4x4x2/A", routing.SchemeVC, Wormhole, 0.8},
+	}
+	for _, c := range cases {
+		p := params(c.load, 200, 1800, 7)
+		p.Switching = c.sw
+		if c.sw == Wormhole {
+			p.External, p.Terminal, p.Internal = Buffer{4, 6}, Buffer{4, 6}, Buffer{8, 6}
+		}
+		e := newRun(t, c.spec, c.scheme, "uniform", p)
+		for e.now < 2000 {
+			e.Step()
+			if err := e.check(); err != nil {
+				t.Fatalf("%s %s %s: %v", c.spec, c.scheme, c.sw, err)
+			}
+			if e.dl != nil {
+				t.Fatalf("%s %s: unexpected %v", c.spec, c.scheme, e.dl)
+			}
+		}
+		if e.m.ejectAll == 0 {
+			t.Fatalf("%s: nothing delivered", c.spec)
+		}
+	}
+}
+
+// avgDORHops is the mean switch-to-switch hop count of DOR/DORT over all ordered pairs
+// of distinct PEs, by walking every path.
+func avgDORHops(net *topology.Network) float64 {
+	dor := routing.NewDOR(net, routing.TiePlus)
+	var sum, n float64
+	var buf []routing.Step
+	for s := 0; s < net.Terminals(); s++ {
+		for d := 0; d < net.Terminals(); d++ {
+			if s != d {
+				buf = dor.Path(s, d, buf[:0])
+				sum += float64(len(buf) - 1)
+				n++
+			}
+		}
+	}
+	return sum / n
+}
+
+// At zero load no packet ever waits, so network latency is exact: the injection link,
+// then for each of the H+1 switches a routing delay and a link, then L-1 more cycles
+// for the tail: 1 + 2(H+1) + 3 = 2H + 6 with the default delays.
+func TestZeroLoadLatency(t *testing.T) {
+	for _, spec := range []string{"torus:8x8x8", "twin:4x4x4/D", "twin:5x5x5/A"} {
+		e := newRun(t, spec, routing.SchemeBubble, "uniform", params(0.0005, 1000, 400000, 1))
+		r, err := e.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		hops := avgDORHops(e.net)
+		want := 1 + (hops+1)*2 + 3
+		got := r.LatencyNetwork.Mean
+		if math.Abs(got-want)/want > 0.01 {
+			t.Errorf("%s: zero-load network latency %.3f, analytic %.3f (DOR hops %.3f, measured %.3f)", spec, got, want, hops, r.Hops)
+		}
+		// Against the hops the packets really took: only the rare collisions of
+		// packets at this tiny load can add anything.
+		if exact := 2*r.Hops + 6; got < exact-1e-9 || got > exact*1.001 {
+			t.Errorf("%s: mean latency %.6f, 2·mean hops + 6 = %.6f", spec, got, exact)
+		}
+		t.Logf("%s: %d packets, network latency %.3f cycles, analytic %.3f", spec, r.LatencyNetwork.Count, got, want)
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	run := func(seed uint64) *Result {
+		e := newRun(t, "twin:4x4x4/C", routing.SchemeVC, "uniform", params(0.35, 1000, 5000, seed))
+		r, err := e.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Elapsed = 0
+		return r
+	}
+	a, b, c := run(3), run(3), run(4)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("same seed, different results:\n%+v\n%+v", a, b)
+	}
+	if reflect.DeepEqual(a, c) {
+		t.Fatal("different seeds gave identical results")
+	}
+}

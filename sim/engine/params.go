@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// Switching is how a packet advances between switches.
+type Switching uint8
+
+const (
+	// CutThrough is virtual cut-through: a packet advances only when the downstream VC
+	// has room for the whole packet.
+	CutThrough Switching = iota
+	// Wormhole lets a packet advance flit by flit as credits allow; a blocked packet
+	// holds its output port.
+	Wormhole
+)
+
+func (s Switching) String() string {
+	if s == Wormhole {
+		return "wormhole"
+	}
+	return "vct"
+}
+
+// ParseSwitching reads "vct" or "wormhole".
+func ParseSwitching(s string) (Switching, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "vct", "cut-through", "virtual-cut-through":
+		return CutThrough, nil
+	case "wormhole", "wh":
+		return Wormhole, nil
+	}
+	return 0, fmt.Errorf("unknown switching %q: accepted are vct and wormhole", s)
+}
+
+// Buffer is the input buffer of one port class: VCs virtual channels of Flits flits each.
+type Buffer struct {
+	VCs   int
+	Flits int
+}
+
+func (b Buffer) String() string { return fmt.Sprintf("%dx%d", b.VCs, b.Flits) }
+
+// ParseBuffer reads "VCSxFLITS", e.g. "4x32".
+func ParseBuffer(s string) (Buffer, error) {
+	v, f, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	bv, err1 := strconv.Atoi(v)
+	bf, err2 := strconv.Atoi(f)
+	if !ok || err1 != nil || err2 != nil || bv < 1 || bv > 64 || bf < 1 || bf > 1<<16 {
+		return Buffer{}, fmt.Errorf("bad buffer %q: write VCSxFLITS with 1-64 VCs of 1-65536 flits, e.g. 4x32", s)
+	}
+	return Buffer{VCs: bv, Flits: bf}, nil
+}
+
+// Params are the engine's parameters. Start from Defaults() and change what the
+// experiment varies: zero is a meaningful value for several fields (warm-up, routing
+// delay), so a zero Params is not the default model. Two fields do fall back when
+// zero: InternalLatency (to LinkLatency) and the buffers (to the papers' split).
+type Params struct {
+	Switching   Switching
+	PacketFlits int // flits per packet (4)
+	LinkLatency int // cycles per external or terminal link (1)
+	// InternalLatency is the latency of the internal link of twin tori (LinkLatency).
+	InternalLatency int
+	RoutingDelay    int // cycles from a head's arrival to its departure (1)
+	// Buffers per input port class; zero means the papers' split of PortFlits.
+	Terminal, External, Internal Buffer
+	PortFlits                    int // flits per input port for the default split (128)
+
+	Load    float64 // offered load, flits/cycle/PE
+	Warmup  int64   // cycles before measuring (5000)
+	Measure int64   // cycles measured (20000)
+	Seed    uint64  // random seed (1)
+
+	// Watchdog is the number of cycles without any flit moving, while packets are in
+	// the network, after which the run stops and reports a deadlock (10000); zero or
+	// negative disables it.
+	Watchdog int64
+	// SaturationTolerance: the run is saturated when the flits generated in the window
+	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
+	SaturationTolerance float64
+	// Channels keeps per-channel flit counts for utilisation maps.
+	Channels bool
+}
+
+// Defaults are the MODEL.md defaults.
+func Defaults() Params {
+	return Params{PacketFlits: 4, LinkLatency: 1, RoutingDelay: 1, PortFlits: 128,
+		Warmup: 5000, Measure: 20000, Seed: 1, Watchdog: 10000, SaturationTolerance: 0.02}
+}
+
+// withDefaults fills the two fields whose zero value means "as usual".
+func (p Params) withDefaults() Params {
+	if p.InternalLatency == 0 {
+		p.InternalLatency = p.LinkLatency
+	}
+	if p.PortFlits == 0 {
+		p.PortFlits = Defaults().PortFlits
+	}
+	return p
+}
+
+// DefaultBuffer is the papers' buffer split for a port class: PortFlits flits divided
+// evenly among the VCs, with the VC count being what the routing needs rounded up to a
+// power of two, and at least four under the VC scheme and on internal links (the 3DT
+// papers: bubble 1×128 on terminal and external ports and 4×32 on the internal link;
+// VCs 4×32 everywhere and 8×16 on the internal link of SC0 configurations).
+func DefaultBuffer(kind topology.PortKind, needed int, scheme routing.Scheme, portFlits int) Buffer {
+	v := needed
+	if scheme != routing.SchemeNone && (scheme == routing.SchemeVC || kind == topology.Internal) && v < 4 {
+		v = 4
+	}
+	p := 1
+	for p < v {
+		p *= 2
+	}
+	return Buffer{VCs: p, Flits: portFlits / p}
+}
+
+// resolveBuffers fills the default buffers and checks they fit the routing and switching.
+func (p *Params) resolveBuffers(rt routing.Func) error {
+	scheme := routing.SchemeVC
+	if s, ok := rt.(interface{ Scheme() routing.Scheme }); ok {
+		scheme = s.Scheme()
+	}
+	for _, c := range []struct {
+		kind topology.PortKind
+		buf  *Buffer
+	}{{topology.Terminal, &p.Terminal}, {topology.External, &p.External}, {topology.Internal, &p.Internal}} {
+		need := rt.VCs(c.kind)
+		if *c.buf == (Buffer{}) {
+			*c.buf = DefaultBuffer(c.kind, need, scheme, p.PortFlits)
+		}
+		if c.buf.VCs < need {
+			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, c.buf.VCs, rt.Name(), need)
+		}
+		if p.Switching == CutThrough && c.buf.Flits < p.PacketFlits {
+			return fmt.Errorf("%s VCs of %d flits cannot hold a %d-flit packet under virtual cut-through", c.kind, c.buf.Flits, p.PacketFlits)
+		}
+	}
+	if scheme == routing.SchemeBubble {
+		if p.Switching != CutThrough {
+			return fmt.Errorf("bubble flow control needs virtual cut-through switching, not %s", p.Switching)
+		}
+		for _, c := range []struct {
+			kind topology.PortKind
+			buf  Buffer
+		}{{topology.External, p.External}, {topology.Internal, p.Internal}} {
+			if c.buf.Flits < 2*p.PacketFlits {
+				return fmt.Errorf("bubble flow control needs room for two packets (%d flits) per %s VC, the buffer has %d", 2*p.PacketFlits, c.kind, c.buf.Flits)
+			}
+		}
+	}
+	return nil
+}
+
+func (p *Params) validate() error {
+	switch {
+	case p.PacketFlits == 0 && p.LinkLatency == 0:
+		return fmt.Errorf("parameters have no packet size and no link latency: start from engine.Defaults()")
+	case p.PacketFlits < 1 || p.PacketFlits > 4096:
+		return fmt.Errorf("packet size %d flits: accepted are 1 to 4096", p.PacketFlits)
+	case p.LinkLatency < 1 || p.LinkLatency > 1000:
+		return fmt.Errorf("link latency %d: accepted are 1 to 1000 cycles", p.LinkLatency)
+	case p.InternalLatency < 1 || p.InternalLatency > 1000:
+		return fmt.Errorf("internal link latency %d: accepted are 1 to 1000 cycles", p.InternalLatency)
+	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:
+		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
+	case p.Load < 0:
+		return fmt.Errorf("offered load %g: it must be at least 0 flits/cycle/PE", p.Load)
+	case p.Warmup < 0 || p.Measure < 1:
+		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
+	case p.SaturationTolerance < 0 || p.SaturationTolerance >= 1:
+		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
+	}
+	return nil
+}

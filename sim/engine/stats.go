@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// Histogram counts non-negative integer values exactly below 256 and in log-linear
+// buckets above (32 per power of two: under 3 % relative error), with no allocation
+// per value.
+type Histogram struct {
+	counts [256 + 32*40]int64
+	n      int64
+	sum    float64
+	max    int64
+}
+
+func bucketOf(v int64) int {
+	if v < 256 {
+		return int(v)
+	}
+	e := bits.Len64(uint64(v)) - 1 // v in [2^e, 2^(e+1)), e >= 8
+	sub := int((v >> (e - 5)) & 31)
+	return 256 + (e-8)*32 + sub
+}
+
+func bucketLow(b int) int64 {
+	if b < 256 {
+		return int64(b)
+	}
+	e := (b-256)/32 + 8
+	sub := int64((b - 256) % 32)
+	return 1<<e | sub<<(e-5)
+}
+
+// Add records one value.
+func (h *Histogram) Add(v int64) {
+	if v < 0 {
+		v = 0
+	}
+	h.counts[bucketOf(v)]++
+	h.n++
+	h.sum += float64(v)
+	if v > h.max {
+		h.max = v
+	}
+}
+
+// Count is the number of values.
+func (h *Histogram) Count() int64 { return h.n }
+
+// Mean is the exact mean.
+func (h *Histogram) Mean() float64 {
+	if h.n == 0 {
+		return math.NaN()
+	}
+	return h.sum / float64(h.n)
+}
+
+// Quantile is the q-quantile (0 < q ≤ 1): exact below 256, else the bucket's lower bound.
+func (h *Histogram) Quantile(q float64) float64 {
+	if h.n == 0 {
+		return math.NaN()
+	}
+	rank := int64(math.Ceil(q * float64(h.n)))
+	if rank < 1 {
+		rank = 1
+	}
+	var seen int64
+	for b, c := range h.counts {
+		seen += c
+		if seen >= rank {
+			return float64(bucketLow(b))
+		}
+	}
+	return float64(h.max)
+}
+
+// Stats summarises a latency distribution in cycles.
+type Stats struct {
+	Mean  float64 `json:"mean"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+	Count int64   `json:"count"`
+}
+
+func (h *Histogram) stats() Stats {
+	s := Stats{Mean: h.Mean(), P50: h.Quantile(0.5), P90: h.Quantile(0.9), P99: h.Quantile(0.99), Max: float64(h.max), Count: h.n}
+	if h.n == 0 {
+		s.Max = math.NaN()
+	}
+	return s
+}
+
+// meter collects the metrics of the measurement window [start, end).
+type meter struct {
+	start, end           int64
+	genFlits, genPackets int64
+	delFlits, delPackets int64
+	hops                 int64
+	flitHops             int64 // whole run
+	genAll, ejectAll     int64 // flits generated and ejected, whole run
+	netLat, e2eLat       Histogram
+	msgLat               Histogram
+	chanFlits            []int64 // per output port, window only
+}
+
+func (m *meter) init(e *Engine) {
+	m.start, m.end = e.p.Warmup, e.p.Warmup+e.p.Measure
+	m.chanFlits = make([]int64, e.net.TotalPorts())
+}
+
+func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }
+
+func (m *meter) generated(e *Engine, packets int) {
+	m.genAll += int64(packets) * int64(e.L)
+	if m.in(e.now) {
+		m.genPackets += int64(packets)
+		m.genFlits += int64(packets) * int64(e.L)
+	}
+}
+
+func (m *meter) flitHop(e *Engine, out int) {
+	m.flitHops++
+	if m.in(e.now) {
+		m.chanFlits[out]++
+	}
+}
+
+func (m *meter) ejectFlit(e *Engine, out int) {
+	m.ejectAll++
+	if m.in(e.now) {
+		m.chanFlits[out]++
+	}
+}
+
+func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen int64) {
+	if !m.in(at) {
+		return
+	}
+	m.delPackets++
+	m.delFlits += int64(e.L)
+	m.hops += int64(pk.hops)
+	m.netLat.Add(at - pk.inj)
+	m.e2eLat.Add(at - pk.gen)
+	if msgDone {
+		m.msgLat.Add(at - msgGen)
+	}
+}
+
+// Result is what a run measured. Traffic figures are in flits/cycle/PE over the
+// measurement window; latencies in cycles over the packets delivered in the window.
+type Result struct {
+	Topology  string `json:"topology"`
+	Routing   string `json:"routing"`
+	Switching string `json:"switching"`
+	Buffers   string `json:"buffers"`
+
+	Offered  float64 `json:"offered"`
+	Accepted float64 `json:"accepted"`
+	// LatencyNetwork runs from the NIC sending the head flit to the tail reaching the
+	// destination NIC; LatencyE2E adds the wait in the source queue; LatencyMessage
+	// runs from a message's generation to the delivery of its last packet.
+	LatencyNetwork Stats   `json:"latency_network"`
+	LatencyE2E     Stats   `json:"latency_e2e"`
+	LatencyMessage Stats   `json:"latency_message"`
+	Hops           float64 `json:"hops"` // switch-to-switch hops per packet, internal links included
+	Saturated      bool    `json:"saturated"`
+	Deadlock       *Deadlock `json:"deadlock"`
+
+	FlitHops int64   `json:"flit_hops"` // flits moved over switch-to-switch links, whole run
+	Cycles   int64   `json:"cycles"`
+	Elapsed  float64 `json:"elapsed_s"`
+
+	PacketsGenerated int64 `json:"packets_generated"`
+	PacketsDelivered int64 `json:"packets_delivered"`
+
+	// Utilisation: flits per cycle per channel in the window.
+	ExternalUtilMean float64 `json:"external_util_mean"`
+	ExternalUtilMax  float64 `json:"external_util_max"`
+	InternalUtilMean float64 `json:"internal_util_mean"`
+	InternalUtilMax  float64 `json:"internal_util_max"`
+	// ChannelUtil is the utilisation of every output port by global port id
+	// (topology.Network.PortID), kept when Params.Channels is set.
+	ChannelUtil []float64 `json:"channel_util,omitempty"`
+}
+
+func (e *Engine) result(elapsed time.Duration) *Result {
+	m := &e.m
+	pes := float64(e.net.Terminals())
+	window := float64(e.p.Measure)
+	if e.now < m.end { // stopped early (deadlock): measure what ran
+		window = float64(e.now - m.start)
+		if window < 1 {
+			window = 1
+		}
+	}
+	r := &Result{
+		Topology: e.net.String(), Routing: e.rt.Name(), Switching: e.p.Switching.String(),
+		Buffers:  "terminal " + e.p.Terminal.String() + ", external " + e.p.External.String(),
+		Offered:  float64(m.genFlits) / window / pes,
+		Accepted: float64(m.delFlits) / window / pes,
+		LatencyNetwork: m.netLat.stats(), LatencyE2E: m.e2eLat.stats(), LatencyMessage: m.msgLat.stats(),
+		Hops:      float64(m.hops) / math.Max(1, float64(m.delPackets)),
+		Deadlock:  e.dl,
+		FlitHops:  m.flitHops,
+		Cycles:    e.now,
+		Elapsed:   elapsed.Seconds(),
+		PacketsGenerated: m.genPackets, PacketsDelivered: m.delPackets,
+	}
+	if e.net.IsTwin() {
+		r.Buffers += ", internal " + e.p.Internal.String()
+	}
+	if m.delPackets == 0 {
+		r.Hops = math.NaN()
+	}
+	slack := float64(4*e.L) * pes
+	r.Saturated = e.dl != nil || float64(m.genFlits-m.delFlits) > e.p.SaturationTolerance*float64(m.genFlits)+slack
+	var ext, in []float64
+	if e.p.Channels {
+		r.ChannelUtil = make([]float64, len(m.chanFlits))
+	}
+	for g, f := range m.chanFlits {
+		u := float64(f) / window
+		if r.ChannelUtil != nil {
+			r.ChannelUtil[g] = u
+		}
+		switch e.kindOf[g] {
+		case topology.External:
+			if e.downVC0[g] >= 0 {
+				ext = append(ext, u)
+			}
+		case topology.Internal:
+			in = append(in, u)
+		}
+	}
+	r.ExternalUtilMean, r.ExternalUtilMax = meanMax(ext)
+	r.InternalUtilMean, r.InternalUtilMax = meanMax(in)
+	return r
+}
+
+func meanMax(v []float64) (mean, max float64) {
+	if len(v) == 0 {
+		return 0, 0
+	}
+	for _, x := range v {
+		mean += x
+		if x > max {
+			max = x
+		}
+	}
+	return mean / float64(len(v)), max
+}

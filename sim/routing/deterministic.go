@@ -1,0 +1,164 @@
+package routing
+
+import "github.com/twintorus/twintorus/sim/topology"
+
+// Deterministic is DOR (tori, meshes) or DORT (twin tori) with a deadlock-avoidance
+// scheme. It is one function for every family and every twin configuration: the
+// internal-link traffic types of spec/3dt.md §5.2 are derived from which dimensions the
+// configuration splits.
+//
+// Internal-link VCs, for a configuration with S split dimensions:
+//   - type 1 (crossing to reach a dimension that is not split): one VC, present only
+//     when some dimension is not split;
+//   - type 2 (the internal link is part of split dimension d's ring): Up and Low VCs per
+//     split dimension under SchemeVC, one VC per split dimension under SchemeBubble;
+//   - type 3 (the destination is the other PE of the node): one VC.
+//
+// That gives 4 VCs for SC1 and 7 for SC0 under SchemeVC, 3 and 4 under SchemeBubble,
+// and for CBest 2 (n even) or 4/3 (n odd), as the papers state.
+type Deterministic struct {
+	dor    *DOR
+	scheme Scheme
+	// Internal-link VC layout.
+	type1     int   // VC of type-1 traffic, or -1 when every dimension is split
+	type2Base int   // first type-2 VC
+	type3     int   // VC of traffic to the other PE
+	splitIdx  []int // per dimension: index among split dimensions, or -1
+	intVCs    int
+}
+
+// NewDeterministic makes DOR/DORT with the given scheme and tie rule.
+func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Deterministic {
+	r := &Deterministic{dor: NewDOR(net, tie), scheme: scheme, type1: -1}
+	r.splitIdx = make([]int, net.Dims())
+	for d := range r.splitIdx {
+		r.splitIdx[d] = -1
+	}
+	if !net.IsTwin() {
+		return r
+	}
+	cfg := net.Config()
+	split := cfg.Split(net.Dims())
+	for i, d := range split {
+		r.splitIdx[d] = i
+	}
+	next := 0
+	if len(split) < net.Dims() {
+		r.type1 = 0
+		next = 1
+	}
+	r.type2Base = next
+	perSplit := 1
+	if scheme == SchemeVC {
+		perSplit = 2
+	}
+	r.type3 = next + perSplit*len(split)
+	r.intVCs = r.type3 + 1
+	return r
+}
+
+// Name is "dor/vc", "dort/bubble", ...
+func (r *Deterministic) Name() string {
+	base := "dor"
+	if r.dor.net.IsTwin() {
+		base = "dort"
+	}
+	return base + "/" + r.scheme.String()
+}
+
+// Scheme is the deadlock-avoidance scheme.
+func (r *Deterministic) Scheme() Scheme { return r.scheme }
+
+// Network is the network the routing was made for.
+func (r *Deterministic) Network() *topology.Network { return r.dor.net }
+
+// DOR is the underlying next-hop function.
+func (r *Deterministic) DOR() *DOR { return r.dor }
+
+// VCs is the number of VCs used on ports of a kind.
+func (r *Deterministic) VCs(kind topology.PortKind) int {
+	if r.scheme == SchemeNone {
+		return 1
+	}
+	switch kind {
+	case topology.External:
+		if r.scheme == SchemeVC && !r.dor.mesh {
+			return 2
+		}
+		return 1
+	case topology.Internal:
+		return r.intVCs
+	}
+	return 1
+}
+
+// External-link VC classes of the dateline scheme.
+const (
+	vcLow = 0 // destination digit <= current digit: may still cross the wrap-around link
+	vcUp  = 1 // destination digit > current digit
+)
+
+// Route appends the one DOR/DORT candidate.
+func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
+	return append(out, r.Next(s, in, int(h.Dst)))
+}
+
+// Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
+// by port in.
+func (r *Deterministic) Next(s, in, dst int) Candidate {
+	net := r.dor.net
+	hop := r.dor.Next(s, dst)
+	c := Candidate{Port: int16(hop.Port)}
+	if r.scheme == SchemeNone {
+		return c
+	}
+	out := net.Port(s, hop.Port)
+	inPort := net.Port(s, in)
+	sameRing := inPort.Kind == topology.External && int(inPort.Dim) == hop.Dim
+	switch out.Kind {
+	case topology.Terminal:
+		return c
+	case topology.External:
+		if r.dor.mesh {
+			return c // DOR on a mesh has no cyclic dependency: one VC, no bubble
+		}
+		if r.scheme == SchemeVC {
+			c.VC = r.upLow(s, hop.Dim, dst)
+			return c
+		}
+		// A packet already in this dimension's ring continues; so does one that crossed
+		// the internal link as part of a split dimension's ring (its bubble was checked
+		// on the internal link). Everything else enters the ring.
+		viaSplitRing := inPort.Kind == topology.Internal && r.splitIdx[hop.Dim] >= 0
+		c.Bubble = !sameRing && !viaSplitRing
+		return c
+	}
+	// Internal link.
+	switch {
+	case hop.Dim < 0: // type 3: the destination is the other PE
+		c.VC = int8(r.type3)
+	case r.splitIdx[hop.Dim] < 0: // type 1: reach a dimension on the other card
+		c.VC = int8(r.type1)
+	case r.scheme == SchemeVC: // type 2, dateline classes
+		c.VC = int8(r.type2Base + 2*r.splitIdx[hop.Dim])
+		if r.upLow(s, hop.Dim, dst) == vcLow {
+			c.VC++
+		}
+	default: // type 2, bubble: entering the ring unless already travelling in it
+		c.VC = int8(r.type2Base + r.splitIdx[hop.Dim])
+		c.Bubble = !sameRing
+	}
+	return c
+}
+
+// upLow is the dateline class of a hop along dimension d: Up when the destination digit
+// is greater than the current one, Low otherwise (spec/3dt.md §5.4, Algorithm 4).
+func (r *Deterministic) upLow(s, d, dst int) int8 {
+	net := r.dor.net
+	cur := net.Digit(net.Node(s), d)
+	want := net.Digit(net.Node(int(net.Attachment(dst).Switch)), d)
+	if want > cur {
+		return vcUp
+	}
+	return vcLow
+}

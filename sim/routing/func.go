@@ -1,0 +1,119 @@
+package routing
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// Candidate is one way a head packet may leave a switch: the output port, the virtual
+// channel it will occupy at the downstream input port, whether the bubble condition
+// applies (the hop enters a ring, so the downstream VC must have room for two packets),
+// and whether the VC is an escape channel (Duato: a packet that takes one stays on
+// escape channels).
+type Candidate struct {
+	Port   int16
+	VC     int8
+	Bubble bool
+	Escape bool
+}
+
+// Head describes the packet being routed.
+type Head struct {
+	Src, Dst int32 // terminals
+	Escaped  bool  // the packet already travels on escape channels
+}
+
+// Func is a routing function. The engine calls Route once per packet per hop (not per
+// flit), when the packet reaches the head of its input VC.
+type Func interface {
+	// Name is the routing's name as the command line spells it, e.g. "dort/bubble".
+	Name() string
+	// VCs is the number of virtual channels the routing uses on ports of a kind.
+	VCs(kind topology.PortKind) int
+	// Route appends to out the candidates for packet h at switch s, which arrived by
+	// port in on virtual channel inVC, and returns the extended slice. Deterministic
+	// routing appends exactly one.
+	Route(s, in, inVC int, h Head, out []Candidate) []Candidate
+}
+
+// Scheme is the deadlock-avoidance scheme of deterministic routing.
+type Scheme uint8
+
+const (
+	// SchemeVC uses dateline virtual channels: Up/Low classes on every external link
+	// and, on the internal link, one VC per traffic type (spec/3dt.md §5.4).
+	SchemeVC Scheme = iota
+	// SchemeBubble uses one VC on external links with bubble flow control on ring
+	// entry, and one internal-link VC per traffic type (spec/3dt.md §5.5).
+	SchemeBubble
+	// SchemeNone uses one VC everywhere and no bubble: it can deadlock, on purpose.
+	SchemeNone
+)
+
+func (s Scheme) String() string {
+	switch s {
+	case SchemeVC:
+		return "vc"
+	case SchemeBubble:
+		return "bubble"
+	case SchemeNone:
+		return "none"
+	}
+	return fmt.Sprintf("Scheme(%d)", uint8(s))
+}
+
+// ParseScheme reads "vc", "bubble" or "none".
+func ParseScheme(s string) (Scheme, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "vc", "vcs":
+		return SchemeVC, nil
+	case "bubble":
+		return SchemeBubble, nil
+	case "none":
+		return SchemeNone, nil
+	}
+	return 0, fmt.Errorf("unknown deadlock scheme %q: accepted are vc, bubble and none", s)
+}
+
+// New makes the named routing for a network: "dor" for tori and meshes, "dort" for
+// twin tori.
+func New(name string, net *topology.Network, scheme Scheme, tie Tie) (Func, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "dor":
+		if net.IsTwin() {
+			return nil, fmt.Errorf("routing dor does not fit %s: twin tori route with dort", net)
+		}
+		return NewDeterministic(net, scheme, tie), nil
+	case "dort":
+		if !net.IsTwin() {
+			return nil, fmt.Errorf("routing dort does not fit %s: it is for twin tori; use dor", net)
+		}
+		return NewDeterministic(net, scheme, tie), nil
+	}
+	return nil, fmt.Errorf("unknown routing %q: accepted are dor (tori, meshes) and dort (twin tori)", name)
+}
+
+// Default is the routing the papers use on a network: DORT on twin tori, DOR otherwise.
+func Default(net *topology.Network) string {
+	if net.IsTwin() {
+		return "dort"
+	}
+	return "dor"
+}
+
+// Option is a candidate with the state the engine sees through credits: the free
+// flits and capacity of its downstream VC, and whether the packet could start now.
+type Option struct {
+	Candidate
+	Credits, Capacity int
+	Available         bool
+}
+
+// Selector is a selection function: it picks one of several available candidates for
+// the head packet at input port in of switch s, and returns its index (or -1 to wait).
+// Selectors may keep state (round-robin pointers); make one per run.
+type Selector interface {
+	Select(s, in int, opts []Option) int
+}
