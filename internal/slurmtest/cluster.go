@@ -45,7 +45,6 @@ type Cluster struct {
 // daemon is one process started by Launch, in the foreground.
 type daemon struct {
 	name string
-	log  string // where its stdout and stderr go
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the process has exited
 	err  error         // its exit status, once done is closed
@@ -73,6 +72,11 @@ func Launch(dir string) (*Cluster, error) {
 		return nil, fmt.Errorf("slurmtest dir: %w", err)
 	}
 	p := newPaths(dir)
+	// Unix socket paths have at most 107 bytes: munged's, and slurmd's
+	// NODE_JOBID.STEPID sockets in its spool directory.
+	if len(p.MungeSocket) > 107 || len(p.Spool)+len(h.Name)+25 > 107 {
+		return nil, fmt.Errorf("slurmtest dir %s: too long for the Unix socket paths under it", dir)
+	}
 	c := &Cluster{
 		Dir:         dir,
 		Conf:        p.Conf,
@@ -173,7 +177,7 @@ func (c *Cluster) writeFiles(cfg config) error {
 // one before it answers, and then waits for the node to be idle.
 func (c *Cluster) startDaemons() error {
 	p := c.paths
-	munged, err := c.start("munged", "munged", "--foreground",
+	munged, err := c.start("munged", "--foreground",
 		"--key-file="+p.MungeKey,
 		"--socket="+p.MungeSocket,
 		"--pid-file="+p.Logs+"/munged.pid",
@@ -189,7 +193,7 @@ func (c *Cluster) startDaemons() error {
 		return err
 	}
 
-	ctld, err := c.start("slurmctld", "slurmctld", "-D", "-f", p.Conf)
+	ctld, err := c.start("slurmctld", "-D", "-f", p.Conf)
 	if err != nil {
 		return err
 	}
@@ -200,7 +204,7 @@ func (c *Cluster) startDaemons() error {
 		return err
 	}
 
-	slurmd, err := c.start("slurmd", "slurmd", "-D", "-f", p.Conf, "-N", c.Node)
+	slurmd, err := c.start("slurmd", "-D", "-f", p.Conf, "-N", c.Node)
 	if err != nil {
 		return err
 	}
@@ -217,14 +221,14 @@ func (c *Cluster) startDaemons() error {
 }
 
 // start runs one daemon in the foreground with its output in the log dir.
-func (c *Cluster) start(name, program string, args ...string) (*daemon, error) {
+func (c *Cluster) start(name string, args ...string) (*daemon, error) {
 	logPath := filepath.Join(c.paths.Logs, name+".out")
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open %s output: %w", name, err)
 	}
 	defer out.Close() // the child has its own copy
-	cmd := exec.Command(c.program(program), args...)
+	cmd := exec.Command(c.program(name), args...)
 	cmd.Env = c.Env()
 	cmd.Dir = c.Dir
 	cmd.Stdout = out
@@ -235,7 +239,7 @@ func (c *Cluster) start(name, program string, args ...string) (*daemon, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v", ErrUnavailable, name, err)
 	}
-	d := &daemon{name: name, log: logPath, cmd: cmd, done: make(chan struct{})}
+	d := &daemon{name: name, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		d.err = cmd.Wait()
 		close(d.done)
@@ -308,7 +312,7 @@ func (c *Cluster) output(name string, args ...string) (string, error) {
 
 // Stop cancels any jobs left, then stops slurmd, slurmctld and munged by
 // their process ids (SIGTERM, then SIGKILL after 10 s) and waits for them.
-// It leaves Dir in place. Stop may be called more than once.
+// It leaves Dir in place, and reports a daemon that had already exited.
 func (c *Cluster) Stop() error {
 	var errs []error
 	if c.running("slurmctld") {
@@ -364,7 +368,7 @@ func (c *Cluster) cancelJobs() error {
 func (d *daemon) stop(grace time.Duration) error {
 	select {
 	case <-d.done:
-		return nil // already exited; its status was reported by whoever saw it
+		return fmt.Errorf("%s (pid %d) had exited before stop: %v", d.name, d.cmd.Process.Pid, d.err)
 	default:
 	}
 	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
