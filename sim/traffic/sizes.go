@@ -59,20 +59,22 @@ func parseSizes(spec string) (Sizes, error) {
 		item = strings.TrimSpace(item)
 		pct, count, weighted := strings.Cut(item, "%")
 		p := sizePart{pct: 100}
-		if weighted {
+		switch {
+		case weighted:
 			v, err := parseNumber(strings.TrimSpace(pct))
 			if err != nil || v <= 0 || v > 100 {
 				return Sizes{}, fmt.Errorf("bad percentage %q: accepted is a number above 0 and at most 100 followed by %%, as in 70%%x1", pct+"%")
 			}
 			p.pct = v
-			count = strings.TrimSpace(count)
-			rest, ok := strings.CutPrefix(strings.ToLower(count), "x")
+			rest, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(count)), "x")
 			if !ok {
 				return Sizes{}, fmt.Errorf("no 'x' after %q in %q: write P%%xPACKETS, as in 70%%x1", pct+"%", item)
 			}
 			count = rest
-		} else if len(items) > 1 {
+		case len(items) > 1:
 			return Sizes{}, fmt.Errorf("%q has no percentage: every part of a mixture is P%%xPACKETS; %s", item, acceptedSizes)
+		default:
+			count = item // a plain count or range is 100 %
 		}
 		var err error
 		if p.lo, p.hi, err = parseCount(strings.TrimSpace(count)); err != nil {
