@@ -1,0 +1,161 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// BarPlot is a grouped bar chart: one cluster per category (e.g. the
+// configurations A–J), one bar or marker per group (e.g. ours and the
+// paper's).
+type BarPlot struct {
+	Options
+	Categories []string
+	Groups     []BarGroup
+	// Labels writes each bar's value above it.
+	Labels bool
+}
+
+// Share of a category's width taken by its cluster of bars.
+const clusterWidth = 0.8
+
+// Figure renders the plot as a static figure.
+func (p BarPlot) Figure() (*Figure, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	pl := newPlot(p.Options)
+	pl.Add(grid(false))
+	pl.NominalX(p.Categories...)
+	b := bars{groups: p.Groups, labels: p.Labels, text: pl.Y.Tick.Label}
+	b.text.XAlign, b.text.YAlign = draw.XCenter, draw.YBottom
+	var entries []entry
+	for i, g := range p.Groups {
+		b.styles = append(b.styles, barStyle(i, p.Groups))
+		entries = append(entries, entry{g.Name, []plot.Thumbnailer{b.styles[i]}})
+	}
+	pl.Add(b)
+	f := &Figure{plot: pl}
+	f.setLegend(p.Legend, entries)
+	return f, nil
+}
+
+// barStyle gives bar groups the palette in order and marker groups the
+// palette backwards, so a single marker group (a paper's values) is black.
+func barStyle(i int, groups []BarGroup) barLook {
+	nth := 0
+	for _, g := range groups[:i] {
+		if g.Marker == groups[i].Marker {
+			nth++
+		}
+	}
+	if groups[i].Marker {
+		return barLook{color: palette[len(palette)-1-nth%len(palette)], marker: true}
+	}
+	return barLook{color: palette[nth%len(palette)]}
+}
+
+type barLook struct {
+	color  color.NRGBA
+	marker bool
+}
+
+func (l barLook) Thumbnail(c *draw.Canvas) {
+	if l.marker {
+		y := c.Center().Y
+		c.StrokeLine2(markerStyle(l.color), c.Min.X, y, c.Max.X, y)
+		return
+	}
+	r := c.Rectangle
+	c.FillPolygon(l.color, []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}})
+}
+
+func markerStyle(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(2.5)}
+}
+
+// bars draws every group; category i is centred on x = i.
+type bars struct {
+	groups []BarGroup
+	styles []barLook
+	labels bool
+	text   text.Style
+}
+
+func (b bars) nBars() int {
+	n := 0
+	for _, g := range b.groups {
+		if !g.Marker {
+			n++
+		}
+	}
+	return n
+}
+
+func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	cluster := vg.Length(clusterWidth) * (trX(1) - trX(0))
+	width := cluster / vg.Length(max(b.nBars(), 1))
+	zero := trY(0)
+	for i := range b.groups[0].Values {
+		left := trX(float64(i)) - cluster/2
+		for j, g := range b.groups {
+			v := g.Values[i]
+			if g.Marker {
+				if !math.IsNaN(v) {
+					y := trY(v)
+					c.StrokeLines(markerStyle(b.styles[j].color), c.ClipLinesXY([]vg.Point{{X: trX(float64(i)) - cluster/2, Y: y}, {X: trX(float64(i)) + cluster/2, Y: y}})...)
+				}
+				continue
+			}
+			top := trY(v)
+			c.FillPolygon(b.styles[j].color, c.ClipPolygonXY([]vg.Point{
+				{X: left, Y: zero}, {X: left, Y: top}, {X: left + width, Y: top}, {X: left + width, Y: zero},
+			}))
+			if b.labels {
+				c.FillText(b.text, vg.Point{X: left + width/2, Y: top + vg.Points(2)}, label(v))
+			}
+			left += width
+		}
+	}
+}
+
+// DataRange spans every category and always includes zero, where bars start.
+func (b bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin, ymax = 0, 0
+	for _, g := range b.groups {
+		for _, v := range g.Values {
+			if !math.IsNaN(v) {
+				ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
+			}
+		}
+	}
+	return -0.5, float64(len(b.groups[0].Values)) - 0.5, ymin, ymax
+}
+
+// GlyphBoxes reserve room above the bars for their labels.
+func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	if !b.labels {
+		return nil
+	}
+	var boxes []plot.GlyphBox
+	for _, g := range b.groups {
+		if g.Marker {
+			continue
+		}
+		for i, v := range g.Values {
+			r := b.text.Rectangle(label(v))
+			r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(2), r.Max.Y+vg.Points(2)
+			boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(float64(i)), Y: p.Y.Norm(v), Rectangle: r})
+		}
+	}
+	return boxes
+}
+
+func label(v float64) string { return fmt.Sprintf("%.4g", v) }

@@ -1,0 +1,21 @@
+// Package plots draws the figures of twintorus notebooks and papers.
+//
+// It owns the look of every figure: the kinds of chart the papers use
+// (latency or accepted traffic against load, bar charts of path counts,
+// heatmaps of channel utilisation), one palette and style, and the two
+// outputs of each kind:
+//
+//   - static figures made with gonum.org/v1/plot, written as PNG (inline
+//     display), SVG or PDF (papers): see [Figure];
+//   - interactive charts made with go-echarts, written as HTML that carries
+//     its own copy of the ECharts script, so they work with no network in a
+//     notebook and in exported HTML: see [Chart].
+//
+// A chart is described once, as a [LinePlot], [BarPlot] or [HeatmapPlot]
+// holding plain data, and rendered with its Figure or Chart method. The
+// package knows nothing about the simulator or the notebook kernel; callers
+// turn their results into [Series], [BarGroup] or a grid of values.
+//
+// Bad input (no data, NaN, mismatched lengths, an unknown file extension)
+// is reported as an error, never as a panic.
+package plots

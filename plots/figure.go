@@ -1,0 +1,174 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Options are the parts every kind of plot shares.
+type Options struct {
+	Title  string
+	XLabel string
+	YLabel string
+	Legend LegendPlace
+}
+
+// LegendPlace says where the legend goes.
+type LegendPlace int
+
+const (
+	// LegendRight puts the legend outside the data area, on the right, so
+	// it never hides data (ten configurations need room).
+	LegendRight LegendPlace = iota
+	// LegendInside puts it in the top-left corner of the data area, which
+	// load curves leave empty (latency is flat at low load, and accepted
+	// traffic stays under y = x).
+	LegendInside
+	// LegendHidden draws no legend.
+	LegendHidden
+)
+
+// Default figure size (vg.Length is in points): 600×400 pixels as PNG.
+const (
+	Width  vg.Length = 450
+	Height vg.Length = 300
+)
+
+// Figure is a static figure ready to be written as PNG, SVG or PDF.
+type Figure struct {
+	plot *plot.Plot
+	// side is drawn right of the plot, aligned with its data area: an
+	// outside legend or a colour bar. Nil for none.
+	side sidePanel
+}
+
+type sidePanel interface {
+	width() vg.Length
+	draw(c draw.Canvas, data vg.Rectangle)
+}
+
+// Plot gives access to the underlying gonum plot, to adjust what the
+// options do not cover (e.g. axis ranges).
+func (f *Figure) Plot() *plot.Plot { return f.plot }
+
+// PNG renders the figure at 96 dpi: w×h points make w×h×4/3 pixels.
+func (f *Figure) PNG(w, h vg.Length) ([]byte, error) {
+	return f.render("png", w, h)
+}
+
+// SVG renders the figure as SVG; text refers to the Liberation Sans font
+// by name rather than embedding it, which keeps files small.
+func (f *Figure) SVG(w, h vg.Length) ([]byte, error) {
+	return f.render("svg", w, h)
+}
+
+// PDF renders the figure as PDF with its fonts embedded, for papers.
+func (f *Figure) PDF(w, h vg.Length) ([]byte, error) {
+	return f.render("pdf", w, h)
+}
+
+// Save writes the figure to path, in the format its extension names
+// (.png, .svg or .pdf).
+func (f *Figure) Save(path string, w, h vg.Length) error {
+	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	b, err := f.render(format, w, h)
+	if err != nil {
+		return fmt.Errorf("plots: save %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("plots: save figure: %w", err)
+	}
+	return nil
+}
+
+func (f *Figure) render(format string, w, h vg.Length) (out []byte, err error) {
+	if f == nil || f.plot == nil {
+		return nil, fmt.Errorf("plots: render %s: nil figure", format)
+	}
+	if !(w > 0 && h > 0) {
+		return nil, fmt.Errorf("plots: render %s: size %v×%v is not positive", format, w, h)
+	}
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
+		c = vgimg.PngCanvas{Canvas: img}
+	case "svg":
+		c = vgsvg.New(w, h)
+	case "pdf":
+		c = vgpdf.New(w, h)
+	default:
+		return nil, fmt.Errorf("plots: unknown figure format %q (want png, svg or pdf)", format)
+	}
+	// gonum/plot reports some impossible layouts (e.g. a figure too small
+	// for its labels) by panicking; callers get an error instead.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("plots: render %s: %v", format, r)
+		}
+	}()
+	f.draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: write %s: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// draw lays out the plot and, right of it, the side panel.
+func (f *Figure) draw(c draw.Canvas) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	if f.side == nil {
+		f.plot.Draw(c)
+		return
+	}
+	w := f.side.width()
+	main := draw.Crop(c, 0, -w, 0, 0)
+	f.plot.Draw(main)
+	side := draw.Crop(c, c.Size().X-w, 0, 0, 0)
+	f.side.draw(side, f.plot.DataCanvas(main).Rectangle)
+}
+
+// newPlot returns a plot in the package style.
+func newPlot(o Options) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = o.Title
+	p.Title.TextStyle.Font = sans(titleSize)
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = o.XLabel
+	p.Y.Label.Text = o.YLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(labelSize)
+		a.Tick.Label.Font = sans(tickSize)
+		a.Padding = vg.Points(2)
+	}
+	p.Legend.TextStyle.Font = sans(legendSize)
+	p.Legend.ThumbnailWidth = vg.Points(22)
+	return p
+}
+
+// grid returns light grid lines to draw under the data; bar charts need
+// only the horizontal ones.
+func grid(vertical bool) *plotter.Grid {
+	g := plotter.NewGrid()
+	g.Horizontal = draw.LineStyle{Color: gridColor, Width: gridWidth}
+	if vertical {
+		g.Vertical = g.Horizontal
+	} else {
+		g.Vertical = draw.LineStyle{}
+	}
+	return g
+}
