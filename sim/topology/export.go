@@ -1,0 +1,153 @@
+package topology
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// NetworkJSON is the JSON form of a network (WriteJSON): every switch with its node
+// coordinates, card and ports, every link and every terminal, with the ids the
+// network uses, so that tools outside Go can rebuild or draw it.
+type NetworkJSON struct {
+	Topology  string         `json:"topology"`
+	Family    string         `json:"family"`
+	Radix     []int          `json:"radix"`
+	Config    string         `json:"config,omitempty"` // twin tori: Card0's ports
+	Switches  []SwitchJSON   `json:"switches"`
+	Links     []LinkJSON     `json:"links"`
+	Terminals []TerminalJSON `json:"terminals"`
+}
+
+// SwitchJSON is one switch of NetworkJSON.
+type SwitchJSON struct {
+	ID    int        `json:"id"`
+	Node  int        `json:"node"`
+	Coord []int      `json:"coord"`
+	Card  int        `json:"card"`
+	Ports []PortJSON `json:"ports"`
+}
+
+// PortJSON is one port of a SwitchJSON. Dim is -1 and Dir 0 unless Kind is
+// "external"; Peer and PeerPort are -1 when the port has no link; Terminal is -1
+// unless Kind is "terminal".
+type PortJSON struct {
+	Index    int    `json:"index"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Dim      int    `json:"dim"`
+	Dir      int    `json:"dir"`
+	Peer     int    `json:"peer"`
+	PeerPort int    `json:"peer_port"`
+	Terminal int    `json:"terminal"`
+}
+
+// LinkJSON is one bidirectional link: port PA of switch A to port PB of switch B.
+type LinkJSON struct {
+	A    int    `json:"a"`
+	PA   int    `json:"pa"`
+	B    int    `json:"b"`
+	PB   int    `json:"pb"`
+	Kind string `json:"kind"` // "external" or "internal"
+}
+
+// TerminalJSON is one PE and where it attaches.
+type TerminalJSON struct {
+	ID     int `json:"id"`
+	Switch int `json:"switch"`
+	Port   int `json:"port"`
+}
+
+// Export returns the network as plain data for JSON.
+func (n *Network) Export() NetworkJSON {
+	out := NetworkJSON{
+		Topology:  n.String(),
+		Family:    string(n.spec.Family),
+		Radix:     n.Radices(),
+		Switches:  make([]SwitchJSON, n.Switches()),
+		Links:     make([]LinkJSON, n.Links()),
+		Terminals: make([]TerminalJSON, n.Terminals()),
+	}
+	if n.IsTwin() {
+		out.Config = n.config.Ports(n.Dims())
+	}
+	for s := range out.Switches {
+		sw := SwitchJSON{ID: s, Node: n.Node(s), Coord: n.Coord(n.Node(s)), Card: n.Card(s), Ports: make([]PortJSON, n.Ports(s))}
+		for p := range sw.Ports {
+			pt := n.Port(s, p)
+			sw.Ports[p] = PortJSON{Index: p, Name: pt.Name(n.Dims()), Kind: pt.Kind.String(), Dim: int(pt.Dim), Dir: int(pt.Dir),
+				Peer: int(pt.Peer), PeerPort: int(pt.PeerPort), Terminal: int(pt.Terminal)}
+		}
+		out.Switches[s] = sw
+	}
+	for i, l := range n.links {
+		out.Links[i] = LinkJSON{A: int(l.A), PA: int(l.PA), B: int(l.B), PB: int(l.PB), Kind: n.Port(int(l.A), int(l.PA)).Kind.String()}
+	}
+	for t, a := range n.terminals {
+		out.Terminals[t] = TerminalJSON{ID: t, Switch: int(a.Switch), Port: int(a.Port)}
+	}
+	return out
+}
+
+// WriteJSON writes the network's JSON form (see NetworkJSON), indented.
+func (n *Network) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(n.Export()); err != nil {
+		return fmt.Errorf("writing %s as JSON: %w", n, err)
+	}
+	return nil
+}
+
+// WriteDOT writes the network as an undirected Graphviz graph: one node per switch,
+// labelled with its node coordinates, its card (twin tori) and its PEs; one edge per
+// link, its ends labelled with the port names. Internal links are drawn bold and red.
+func (n *Network) WriteDOT(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "graph %s {\n", dotQuote(n.String()))
+	fmt.Fprintf(b, "  graph [overlap=false, splines=true];\n  node [shape=box, fontsize=10];\n  edge [fontsize=8];\n")
+	dims := n.Dims()
+	for s := 0; s < n.Switches(); s++ {
+		coord := n.Coord(n.Node(s))
+		parts := make([]string, len(coord))
+		for i, c := range coord {
+			parts[i] = fmt.Sprint(c)
+		}
+		label := "<" + strings.Join(parts, ",") + ">"
+		if n.IsTwin() {
+			label += fmt.Sprintf(" card %d", n.Card(s))
+		}
+		var pes []string
+		for p := 0; p < n.Ports(s); p++ {
+			if pt := n.Port(s, p); pt.Kind == Terminal {
+				pes = append(pes, fmt.Sprint(pt.Terminal))
+			}
+		}
+		if len(pes) > 0 {
+			label += "\nPE " + strings.Join(pes, ",")
+		}
+		fmt.Fprintf(b, "  s%d [label=%s];\n", s, dotQuote(label))
+	}
+	for _, l := range n.links {
+		pa, pb := n.Port(int(l.A), int(l.PA)), n.Port(int(l.B), int(l.PB))
+		style := ""
+		if pa.Kind == Internal {
+			style = ", style=bold, color=red"
+		}
+		fmt.Fprintf(b, "  s%d -- s%d [taillabel=%s, headlabel=%s%s];\n", l.A, l.B, dotQuote(pa.Name(dims)), dotQuote(pb.Name(dims)), style)
+	}
+	b.WriteString("}\n")
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("writing %s as DOT: %w", n, err)
+	}
+	return nil
+}
+
+// dotQuote makes a DOT string literal; \n stays a line break in labels.
+func dotQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	return `"` + strings.ReplaceAll(s, "\n", `\n`) + `"`
+}
