@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/sim/analysis"
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+func init() { commands = append(commands, newAnalyzeCmd) }
+
+// loadBudget is the number of route hops above which analyze skips the channel-load
+// bound unless --load asks for it (about a second on one core).
+const loadBudget = 2e7
+
+type analyzeReport struct {
+	Topology            string       `json:"topology"`
+	Switches            int          `json:"switches"`
+	Terminals           int          `json:"terminals"`
+	Links               int          `json:"links"`
+	Diameter            int          `json:"diameter"`
+	AvgDistance         float64      `json:"avg_distance"`
+	AvgDistanceInclSelf float64      `json:"avg_distance_incl_self"`
+	Load                *loadReport  `json:"load,omitempty"`
+	LoadBound           *float64     `json:"load_bound,omitempty"`
+	AvgDORHops          *float64     `json:"avg_dor_hops,omitempty"`
+	Paths               *pathsReport `json:"paths,omitempty"`
+}
+
+type loadReport struct {
+	Tie             string  `json:"tie"`
+	Bound           float64 `json:"bound"`
+	ChannelBound    float64 `json:"channel_bound"`
+	MaxRoutes       int64   `json:"max_routes"`
+	MaxInternal     int64   `json:"max_routes_internal"`
+	MaxExternal     int64   `json:"max_routes_external"`
+	AvgHops         float64 `json:"avg_hops"`
+	AvgExternalHops float64 `json:"avg_external_hops"`
+	AvgInternalHops float64 `json:"avg_internal_hops"`
+	MaxHops         int     `json:"max_hops"`
+}
+
+type pathsReport struct {
+	Configuration    string    `json:"configuration"`
+	Tie              string    `json:"tie"`
+	Transit          int64     `json:"transit"`
+	CrossingInternal int64     `json:"crossing_internal"`
+	CrossingShare    float64   `json:"crossing_share"`
+	Ports            []string  `json:"ports"`
+	R                [][]int64 `json:"r"`
+}
+
+func newAnalyzeCmd() *cobra.Command {
+	var paths, asJSON, forceLoad bool
+	var tieName string
+	cmd := &cobra.Command{
+		Use:   "analyze TOPOLOGY",
+		Short: "Exact analysis: size, diameter, average distance, channel-load bound, DOR transit paths",
+		Long: `analyze prints a network's size and its exact PE-to-PE distances: diameter and average
+distance in switch-to-switch hops (an nDT internal link is a hop, PE links are not), averaged
+over ordered pairs of distinct PEs and, as the thesis does, over all N² pairs with the self pairs
+at distance 0. It also prints the uniform-traffic throughput bound of DOR (DORT on twin tori),
+(N−1)/(routes on the busiest channel) flits/cycle/PE capped at 1, and the average DOR route
+length, when that takes about a second or less (--load forces it).
+
+With --paths (twin tori only) it prints the node-level DOR transit paths per node, how many of
+them cross the internal link under the network's configuration, and the matrix R of transit
+paths per (input port, output port).
+
+TOPOLOGY is a spec string:
+` + topology.Grammar,
+		Example: "  twintorus analyze twin:4x4x4/D --paths\n  twintorus analyze torus:16x8 --json",
+		Args:    oneTopology("analyze", "twin:4x4x4/D"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tie, err := parseTie(tieName)
+			if err != nil {
+				return err
+			}
+			net, err := topology.New(args[0])
+			if err != nil {
+				return err
+			}
+			if paths && !net.IsTwin() {
+				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is a %s; give a twin torus such as twin:%s/cbest", net, net.Spec().Family, shapeOf(net.Radices()))
+			}
+			rep, err := analyze(cmd, net, tie, paths, forceLoad)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			return printAnalyze(cmd.OutOrStdout(), rep)
+		},
+	}
+	cmd.Flags().BoolVar(&paths, "paths", false, "count DOR transit paths per node and internal-link crossings (twin tori)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	cmd.Flags().BoolVar(&forceLoad, "load", false, "compute the channel-load bound even on large networks")
+	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus or minus")
+	return cmd
+}
+
+func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, forceLoad bool) (*analyzeReport, error) {
+	ctx := cmd.Context()
+	dist, err := analysis.Distances(ctx, net)
+	if err != nil {
+		return nil, err
+	}
+	rep := &analyzeReport{
+		Topology: net.String(), Switches: net.Switches(), Terminals: net.Terminals(), Links: net.Links(),
+		Diameter: dist.Diameter, AvgDistance: dist.AvgDistance, AvgDistanceInclSelf: dist.AvgDistanceInclSelf,
+	}
+	// Routing cost: the sources of one node (tori, twin tori) or all PEs (meshes), each
+	// to every PE, over routes of about the average distance.
+	sources := float64(net.Terminals())
+	if f := net.Spec().Family; f == topology.FamilyTorus || f == topology.FamilyTwin {
+		sources = float64(net.SwitchesPerNode() * net.TerminalsPerSwitch())
+	}
+	if forceLoad || sources*float64(net.Terminals())*(dist.AvgDistance+1) <= loadBudget {
+		l, err := analysis.Load(ctx, routing.NewDOR(net, tie))
+		if err != nil {
+			return nil, err
+		}
+		rep.Load = &loadReport{Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+			MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
+			AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}
+		rep.LoadBound, rep.AvgDORHops = &l.Bound, &l.AvgHops
+	}
+	if paths {
+		t, err := analysis.TransitClosedForm(net.Radices(), tie)
+		if err != nil {
+			return nil, err
+		}
+		n := net.Dims()
+		p := &pathsReport{Configuration: net.Config().Name(n), Tie: tieString(tie), Transit: t.Total(),
+			CrossingInternal: t.Crossing(net.Config()), Ports: analysis.PortNames(n), R: t.R}
+		if p.Transit > 0 {
+			p.CrossingShare = float64(p.CrossingInternal) / float64(p.Transit)
+		}
+		rep.Paths = p
+	}
+	return rep, nil
+}
+
+func printAnalyze(w io.Writer, r *analyzeReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
+	fmt.Fprintf(tw, "switches\t%d\n", r.Switches)
+	fmt.Fprintf(tw, "terminals (PEs)\t%d\n", r.Terminals)
+	fmt.Fprintf(tw, "links\t%d\n", r.Links)
+	fmt.Fprintf(tw, "diameter\t%d hops\n", r.Diameter)
+	fmt.Fprintf(tw, "average distance\t%.4f hops over ordered pairs of distinct PEs\n", r.AvgDistance)
+	fmt.Fprintf(tw, "average distance incl. self\t%.4f hops over all N² pairs, self at 0\n", r.AvgDistanceInclSelf)
+	if l := r.Load; l != nil {
+		fmt.Fprintf(tw, "load bound (uniform, DOR)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
+			l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
+		fmt.Fprintf(tw, "average DOR hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
+			l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
+	} else {
+		fmt.Fprintf(tw, "load bound (uniform, DOR)\tskipped on a network this size; --load computes it\n")
+	}
+	if p := r.Paths; p != nil {
+		fmt.Fprintf(tw, "transit paths per node\t%d (DOR, node level, ties: %s)\n", p.Transit, p.Tie)
+		fmt.Fprintf(tw, "crossing internal link\t%d (%.1f %%) under configuration %s\n", p.CrossingInternal, 100*p.CrossingShare, p.Configuration)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if p := r.Paths; p != nil {
+		fmt.Fprintln(w, "\nR: transit paths per node by input port (rows) and output port (columns)")
+		t := &analysis.Transit{R: p.R, Radix: make([]int, len(p.Ports)/2)}
+		if _, err := io.WriteString(w, t.String()); err != nil {
+			return fmt.Errorf("writing the report: %w", err)
+		}
+	}
+	return nil
+}
+
+// oneTopology checks that a command got exactly one TOPOLOGY argument.
+func oneTopology(cmd, example string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return fmt.Errorf("%s needs a TOPOLOGY argument, e.g. twintorus %s %s (families: torus, mesh, twin; see twintorus help %s)", cmd, cmd, example, cmd)
+		case len(args) > 1:
+			return fmt.Errorf("%s takes one TOPOLOGY argument, got %d: %s", cmd, len(args), strings.Join(args, " "))
+		}
+		return nil
+	}
+}
+
+func parseTie(s string) (routing.Tie, error) {
+	switch strings.ToLower(s) {
+	case "plus", "+":
+		return routing.TiePlus, nil
+	case "minus", "-":
+		return routing.TieMinus, nil
+	}
+	return 0, fmt.Errorf("--tie %q: accepted are plus (the papers' rule) and minus", s)
+}
+
+func tieString(t routing.Tie) string {
+	if t == routing.TieMinus {
+		return "minus"
+	}
+	return "plus"
+}
+
+// shapeOf joins radices with 'x', e.g. "4x4x4".
+func shapeOf(radix []int) string {
+	parts := make([]string, len(radix))
+	for d, k := range radix {
+		parts[d] = fmt.Sprint(k)
+	}
+	return strings.Join(parts, "x")
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	return nil
+}

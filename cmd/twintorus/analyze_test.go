@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// run executes the command line in-process, as main does, and returns what it wrote.
+func run(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	root := newRoot()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err = root.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func runJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	out, _, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+}
+
+func round(v float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(v*p) / p
+}
+
+func TestAnalyzeJSON(t *testing.T) {
+	var r struct {
+		Topology            string   `json:"topology"`
+		Switches            int      `json:"switches"`
+		Terminals           int      `json:"terminals"`
+		Links               int      `json:"links"`
+		Diameter            int      `json:"diameter"`
+		AvgDistance         float64  `json:"avg_distance"`
+		AvgDistanceInclSelf float64  `json:"avg_distance_incl_self"`
+		LoadBound           *float64 `json:"load_bound"`
+		AvgDORHops          *float64 `json:"avg_dor_hops"`
+		Paths               *struct {
+			Configuration    string    `json:"configuration"`
+			Transit          int64     `json:"transit"`
+			CrossingInternal int64     `json:"crossing_internal"`
+			Ports            []string  `json:"ports"`
+			R                [][]int64 `json:"r"`
+		} `json:"paths"`
+	}
+	runJSON(t, &r, "analyze", "twin:4x4x4/A", "--paths", "--json")
+	if r.Topology != "twin:4x4x4/A" || r.Switches != 128 || r.Terminals != 128 || r.Links != 256 || r.Diameter != 8 ||
+		round(r.AvgDistance, 3) != 4.126 || round(r.AvgDistanceInclSelf, 3) != 4.094 {
+		t.Errorf("analyze twin:4x4x4/A: %+v", r)
+	}
+	if r.LoadBound == nil || round(*r.LoadBound, 4) != 0.2515 || r.AvgDORHops == nil || round(*r.AvgDORHops, 3) != 5.488 {
+		t.Errorf("analyze twin:4x4x4/A: load bound %v, avg hops %v; want 0.2515, 5.488", r.LoadBound, r.AvgDORHops)
+	}
+	p := r.Paths
+	if p == nil || p.Transit != 129 || p.CrossingInternal != 93 || p.Configuration != "A" || strings.Join(p.Ports, " ") != "x+ x- y+ y- z+ z-" || len(p.R) != 6 {
+		t.Fatalf("analyze --paths: %+v", p)
+	}
+	var sum int64
+	for _, row := range p.R {
+		for _, v := range row {
+			sum += v
+		}
+	}
+	if sum != 129 || p.R[1][0] != 16 { // x- → x+: 16 routes go straight through along x
+		t.Errorf("R sums to %d, R[x-][x+] = %d; want 129, 16", sum, p.R[1][0])
+	}
+
+	runJSON(t, &r, "analyze", "twin:4x4x2x4x4/cbest", "--paths", "--json")
+	if r.Paths == nil || r.Paths.Transit != 1793 || r.Paths.CrossingInternal != 225 || r.Terminals != 1024 {
+		t.Errorf("analyze twin:4x4x2x4x4/cbest --paths: %+v", r.Paths)
+	}
+	r.Paths = nil
+	runJSON(t, &r, "analyze", "torus:32x32", "--json")
+	if r.Paths != nil || r.Diameter != 32 || r.AvgDistanceInclSelf != 16 || r.LoadBound == nil || round(*r.LoadBound, 4) != 0.2351 {
+		t.Errorf("analyze torus:32x32: %+v", r)
+	}
+}
+
+func TestAnalyzeText(t *testing.T) {
+	out, stderr, err := run(t, "analyze", "twin:4x4x4/D", "--paths")
+	if err != nil || stderr != "" {
+		t.Fatalf("analyze: %v, stderr %q", err, stderr)
+	}
+	for _, want := range []string{"switches                     128", "diameter                     8 hops",
+		"4.2205", "4.1875", "0.4394 flits/cycle/PE", "4.7953", "transit paths per node       129", "49 (38.0 %) under configuration D",
+		"in\\out  x+  x-  y+  y-  z+  z-", "x-      16   0  16   8   4   2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("analyze output lacks %q:\n%s", want, out)
+		}
+	}
+	// A big torus skips the load bound unless asked.
+	out, _, err = run(t, "analyze", "torus:128x128x64")
+	if err != nil || !strings.Contains(out, "diameter                     160 hops") || !strings.Contains(out, "--load computes it") {
+		t.Errorf("analyze torus:128x128x64: %v\n%s", err, out)
+	}
+}
+
+func TestConfigs(t *testing.T) {
+	var r struct {
+		Topology       string `json:"topology"`
+		Transit        int64  `json:"transit"`
+		Configurations []struct {
+			Rank             int    `json:"rank"`
+			Name             string `json:"name"`
+			Spec             string `json:"spec"`
+			CrossingInternal int64  `json:"crossing_internal"`
+			CBest            bool   `json:"cbest"`
+		} `json:"configurations"`
+	}
+	runJSON(t, &r, "configs", "twin:4x4x4/A", "--json")
+	cs := r.Configurations
+	if r.Topology != "twin:4x4x4" || r.Transit != 129 || len(cs) != 10 {
+		t.Fatalf("configs twin:4x4x4: %+v", r)
+	}
+	if cs[0].Name != "D" || cs[0].Spec != "twin:4x4x4/D" || cs[0].CrossingInternal != 49 || !cs[0].CBest || cs[0].Rank != 1 ||
+		cs[9].Name != "A" || cs[9].CrossingInternal != 93 || cs[9].Rank != 10 {
+		t.Errorf("configs twin:4x4x4: first %+v, last %+v", cs[0], cs[9])
+	}
+	for i := 1; i < len(cs); i++ {
+		if cs[i].CrossingInternal < cs[i-1].CrossingInternal {
+			t.Errorf("configs not sorted at %d: %+v", i, cs)
+		}
+	}
+	runJSON(t, &r, "configs", "twin:5x5x5x5x5x5x5", "--json")
+	if len(r.Configurations) != 1716 || r.Configurations[0].CrossingInternal != 108626 || r.Configurations[2].CrossingInternal != 139378 {
+		t.Errorf("configs 7DT: %d configurations, best %+v", len(r.Configurations), r.Configurations[:3])
+	}
+	out, _, err := run(t, "configs", "twin:3x3x3")
+	if err != nil || !strings.Contains(out, "twin:3x3x3: 10 configurations, 28 transit paths per node") ||
+		!strings.Contains(out, "1     A     14                 50.0 %  twin:3x3x3/A") || !strings.Contains(out, "twin:3x3x3/G  (cbest)") {
+		t.Errorf("configs twin:3x3x3: %v\n%s", err, out)
+	}
+}
+
+// Bad input: an error (main prints it on one line and exits 1), nothing on stdout or
+// stderr from cobra, and a message that says what is wrong and what is accepted.
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"analyze"}, []string{"needs a TOPOLOGY", "twin:4x4x4/D"}},
+		{[]string{"configs"}, []string{"needs a TOPOLOGY", "twin:4x4x4"}},
+		{[]string{"analyze", "torus:4x4", "mesh:4x4"}, []string{"one TOPOLOGY argument"}},
+		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh and twin"}},
+		{[]string{"analyze", "torus:0x4"}, []string{"radix 0", "accepted are 2 to"}},
+		{[]string{"analyze", "torus:1x4"}, []string{"radix 1", "accepted are 2 to"}},
+		{[]string{"analyze", "twin:4x4x4/x+,x+,y+"}, []string{"listed twice"}},
+		{[]string{"configs", "twin:4x4x4/x+,y+"}, []string{"has 3 external ports"}},
+		{[]string{"analyze", "twin:4x4x4x4/D"}, []string{"letter", "cbest"}},
+		{[]string{"analyze", "garbage"}, []string{"no family", "accepted"}},
+		{[]string{"analyze", "torus:8x8", "--paths"}, []string{"--paths", "twin torus", "twin:8x8/cbest"}},
+		{[]string{"configs", "mesh:4x4"}, []string{"twin tori", "twin:4x4"}},
+		{[]string{"analyze", "torus:4x4", "--tie", "sideways"}, []string{"--tie", "plus", "minus"}},
+		{[]string{"configs", "twin:4x4x4", "--tie", ""}, []string{"--tie", "plus", "minus"}},
+		{[]string{"analyze", "torus:4x4", "--bogus"}, []string{"bogus"}},
+	} {
+		out, stderr, err := run(t, c.args...)
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") || out != "" || stderr != "" {
+			t.Errorf("%v: error %q (one line?), stdout %q, stderr %q", c.args, msg, out, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%v: error %q lacks %q", c.args, msg, w)
+			}
+		}
+	}
+}

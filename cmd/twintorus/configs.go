@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/sim/analysis"
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+func init() { commands = append(commands, newConfigsCmd) }
+
+type configsReport struct {
+	Topology       string         `json:"topology"` // the shape, e.g. twin:4x4x4
+	Tie            string         `json:"tie"`
+	Transit        int64          `json:"transit"` // transit paths per node, the same for every configuration
+	Configurations []configReport `json:"configurations"`
+}
+
+type configReport struct {
+	Rank             int     `json:"rank"`
+	Name             string  `json:"name"`
+	Spec             string  `json:"spec"`
+	CrossingInternal int64   `json:"crossing_internal"`
+	CrossingShare    float64 `json:"crossing_share"`
+	CBest            bool    `json:"cbest"`
+}
+
+func newConfigsCmd() *cobra.Command {
+	var asJSON bool
+	var tieName string
+	cmd := &cobra.Command{
+		Use:   "configs TOPOLOGY",
+		Short: "Rank every port configuration of an nDT shape by internal-link crossings",
+		Long: `configs lists every port configuration of a twin torus's shape (½·C(2n,n) of them: 10 for
+3DT, 126 for 5DT, 1716 for 7DT), ranked by the number of node-level DOR transit paths per node
+that cross the internal link, best first. Equal counts share a rank. Each line gives the
+configuration's canonical name (a letter A-J for 3DT, else Card0's ports) and its spec string.
+Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same list.`,
+		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json",
+		Args:    oneTopology("configs", "twin:4x4x4"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tie, err := parseTie(tieName)
+			if err != nil {
+				return err
+			}
+			spec, err := topology.Parse(args[0])
+			if err != nil {
+				return err
+			}
+			if spec.Family != topology.FamilyTwin {
+				return fmt.Errorf("configs ranks the port configurations of nDT twin tori, and %s is a %s; give a twin shape such as twin:%s", spec, spec.Family, shapeOf(spec.Radix))
+			}
+			ranked, t, err := analysis.RankConfigurations(spec.Radix, tie)
+			if err != nil {
+				return err
+			}
+			rep := configsReport{Topology: spec.Shape(), Tie: tieString(tie), Transit: t.Total()}
+			for _, r := range ranked {
+				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CrossingInternal: r.Crossing, CBest: r.CBest}
+				if rep.Transit > 0 {
+					c.CrossingShare = float64(r.Crossing) / float64(rep.Transit)
+				}
+				rep.Configurations = append(rep.Configurations, c)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			return printConfigs(cmd.OutOrStdout(), &rep)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus or minus")
+	return cmd
+}
+
+func printConfigs(w io.Writer, r *configsReport) error {
+	fmt.Fprintf(w, "%s: %d configurations, %d transit paths per node (DOR, ties: %s)\n",
+		r.Topology, len(r.Configurations), r.Transit, r.Tie)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tname\tcrossing_internal\tshare\tspec")
+	for _, c := range r.Configurations {
+		spec := c.Spec
+		if c.CBest {
+			spec += "  (cbest)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f %%\t%s\n", c.Rank, c.Name, c.CrossingInternal, 100*c.CrossingShare, spec)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the ranking: %w", err)
+	}
+	return nil
+}
