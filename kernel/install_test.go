@@ -1,0 +1,168 @@
+package kernel
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeTools makes a bin dir with executable stand-ins for gonb and goimports.
+func fakeTools(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	for _, name := range []string{"gonb", "goimports"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(bin, "gonb")
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := FindRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestInstallWritesKernelspec(t *testing.T) {
+	root := moduleRoot(t)
+	gonb := fakeTools(t)
+	data := t.TempDir()
+	dir, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(data, "kernels", "twintorus"); dir != want {
+		t.Errorf("installed in %s, want %s", dir, want)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec Kernelspec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		t.Fatalf("kernel.json: %v\n%s", err, raw)
+	}
+	if spec.DisplayName != "Go (twintorus)" || spec.Language != "go" {
+		t.Errorf("display name %q, language %q", spec.DisplayName, spec.Language)
+	}
+	if got, want := strings.Join(spec.Argv, " "), gonb+" --kernel {connection_file}"; got != want {
+		t.Errorf("argv = %q, want %q", got, want)
+	}
+	wantPath := filepath.Join(dir, "bin") + ":" + filepath.Dir(gonb) + ":${PATH}"
+	if spec.Env["PATH"] != wantPath || spec.Env["TWINTORUS_ROOT"] != root {
+		t.Errorf("env = %v, want PATH %s and TWINTORUS_ROOT %s", spec.Env, wantPath, root)
+	}
+
+	// Installing again overwrites in place.
+	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: data}); err != nil {
+		t.Errorf("second install: %v", err)
+	}
+}
+
+// TestGoWrapper runs the installed wrapper the way gonb does: `go mod init gonb_<id>`
+// in an empty directory must yield a module that requires and replaces ours.
+func TestGoWrapper(t *testing.T) {
+	root := moduleRoot(t)
+	dir, err := Install(InstallOptions{Root: root, Gonb: fakeTools(t), DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(dir, "bin", "go")
+
+	work := t.TempDir()
+	cmd := exec.Command(wrapper, "mod", "init", "gonb_0e196e1e")
+	cmd.Dir = work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("wrapper mod init: %v\n%s", err, out)
+	}
+	gomod, err := os.ReadFile(filepath.Join(work, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"module gonb_0e196e1e",
+		"require " + ModulePath + " " + zeroVersion,
+		"replace " + ModulePath + " => " + root,
+	} {
+		if !strings.Contains(string(gomod), want) {
+			t.Errorf("go.mod lacks %q:\n%s", want, gomod)
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(work, "go.sum"))
+	rootSum, rootErr := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil || rootErr != nil || string(sum) != string(rootSum) {
+		t.Errorf("go.sum not copied from the checkout (errors %v, %v)", err, rootErr)
+	}
+
+	// Any other module name or command passes through untouched.
+	other := t.TempDir()
+	cmd = exec.Command(wrapper, "mod", "init", "example.com/other")
+	cmd.Dir = other
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("wrapper mod init example.com/other: %v\n%s", err, out)
+	}
+	if gomod, _ := os.ReadFile(filepath.Join(other, "go.mod")); strings.Contains(string(gomod), "replace") {
+		t.Errorf("wrapper edited an unrelated module:\n%s", gomod)
+	}
+	out, err := exec.Command(wrapper, "env", "GOROOT").Output()
+	if err != nil || !strings.HasPrefix(string(out), "/") {
+		t.Errorf("wrapper env GOROOT = %q, %v", out, err)
+	}
+}
+
+func TestInstallErrors(t *testing.T) {
+	root := moduleRoot(t)
+	gonb := fakeTools(t)
+	if _, err := Install(InstallOptions{Root: t.TempDir(), Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+		!strings.Contains(err.Error(), "not the checkout") {
+		t.Errorf("root without go.mod: err = %v", err)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(InstallOptions{Root: other, Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+		!strings.Contains(err.Error(), `"example.com/x"`) {
+		t.Errorf("root of another module: err = %v", err)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(gonb), "goimports")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+		!strings.Contains(err.Error(), "goimports") || !strings.Contains(err.Error(), "scripts/setup.sh") {
+		t.Errorf("missing goimports: err = %v", err)
+	}
+	if _, err := Install(InstallOptions{}); err == nil {
+		t.Error("empty options: no error")
+	}
+}
+
+func TestSpecDir(t *testing.T) {
+	got, err := SpecDir("/opt/venv", "/ignored")
+	if err != nil || got != "/opt/venv/share/jupyter/kernels/twintorus" {
+		t.Errorf("SpecDir(prefix) = %q, %v", got, err)
+	}
+	t.Setenv("JUPYTER_DATA_DIR", "/srv/jupyter")
+	if got, err := SpecDir("", ""); err != nil || got != "/srv/jupyter/kernels/twintorus" {
+		t.Errorf("SpecDir with JUPYTER_DATA_DIR = %q, %v", got, err)
+	}
+	t.Setenv("JUPYTER_DATA_DIR", "")
+	t.Setenv("HOME", "/home/ada")
+	if got, err := SpecDir("", ""); err != nil || got != "/home/ada/.local/share/jupyter/kernels/twintorus" {
+		t.Errorf("SpecDir for the user = %q, %v", got, err)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	out, err := exec.Command("sh", "-c", "printf %s "+shellQuote(`/it's a "path"/$HOME`)).Output()
+	if err != nil || string(out) != `/it's a "path"/$HOME` {
+		t.Errorf("quoted path came back as %q, %v", out, err)
+	}
+}

@@ -1,0 +1,152 @@
+package kernel
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const jupyter = "/usr/bin/jupyter"
+
+// notebookEnv builds gonb and goimports, installs the kernelspec for this checkout
+// into a private Jupyter data dir, and returns the environment for the harness:
+// the user's own kernelspec is left alone, and GOPROXY=off proves cells build offline.
+func notebookEnv(t *testing.T) []string {
+	t.Helper()
+	if _, err := os.Stat(jupyter); err != nil {
+		t.Skip("Debian's Jupyter is not installed (" + jupyter + "): run scripts/setup.sh to run the notebook tests")
+	}
+	if testing.Short() {
+		t.Skip("executing notebooks is slow; skipped with -short")
+	}
+	root := moduleRoot(t)
+	bin := t.TempDir()
+	for _, tool := range []struct{ out, pkg string }{
+		{"gonb", "github.com/janpfeifer/gonb"},
+		{"goimports", "golang.org/x/tools/cmd/goimports"},
+	} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, tool.out), tool.pkg)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", tool.pkg, err, out)
+		}
+	}
+	data := t.TempDir()
+	if _, err := Install(InstallOptions{Root: root, Gonb: filepath.Join(bin, "gonb"), DataDir: data}); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "JUPYTER_DATA_DIR="+data, "GOPROXY=off", "QUICK=1")
+}
+
+// runNotebooks runs scripts/run-notebooks.sh and returns its combined output.
+func runNotebooks(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	root := moduleRoot(t)
+	cmd := exec.Command(filepath.Join(root, "scripts", "run-notebooks.sh"), args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+type notebook struct {
+	Cells []struct {
+		ID      string `json:"id"`
+		Type    string `json:"cell_type"`
+		Outputs []struct {
+			Type  string              `json:"output_type"`
+			Text  []string            `json:"text"`
+			Data  map[string][]string `json:"data"`
+			Ename string              `json:"ename"`
+		} `json:"outputs"`
+	} `json:"cells"`
+}
+
+// outputs returns each code cell's outputs as one string, by cell id.
+func (nb notebook) outputs() map[string]string {
+	m := map[string]string{}
+	for _, c := range nb.Cells {
+		var b strings.Builder
+		for _, o := range c.Outputs {
+			b.WriteString("[" + o.Type + "]" + o.Ename + "\n")
+			b.WriteString(strings.Join(o.Text, ""))
+			for _, lines := range o.Data {
+				b.WriteString(strings.Join(lines, ""))
+			}
+		}
+		m[c.ID] = b.String()
+	}
+	return m
+}
+
+func TestSmokeNotebook(t *testing.T) {
+	env := notebookEnv(t)
+	out := t.TempDir()
+	log, err := runNotebooks(t, env, "--out", out, filepath.Join("testdata", "smoke.ipynb"))
+	if err != nil {
+		t.Fatalf("run-notebooks: %v\n%s", err, log)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "smoke.ipynb"))
+	if err != nil {
+		t.Fatalf("executed notebook: %v\n%s", err, log)
+	}
+	var nb notebook
+	if err := json.Unmarshal(raw, &nb); err != nil {
+		t.Fatalf("executed notebook: %v", err)
+	}
+	got := nb.outputs()
+	for id, wants := range map[string][]string{
+		"topology": {"twin:4x4x4/D has 128 switches", "QUICK=1 notebook=true"},
+		"table": {
+			`<table class="twintorus-table"><thead><tr><th>spec</th><th>switches</th><th>links</th></tr></thead>`,
+			"<td>twin:4x4x4/D</td><td>128</td><td>256</td>",
+			"<svg",
+		},
+		// The bar was updated in place and finally replaced by its summary.
+		"progress": {`class="twintorus-progress-done"`, "smoke sweep: 40 done in"},
+	} {
+		for _, want := range wants {
+			if !strings.Contains(got[id], want) {
+				t.Errorf("cell %q output lacks %q; it is:\n%s", id, want, got[id])
+			}
+		}
+		if strings.Contains(got[id], "[error]") {
+			t.Errorf("cell %q has an error output:\n%s", id, got[id])
+		}
+	}
+	if strings.Count(got["progress"], "[display_data]") != 1 {
+		t.Errorf("progress cell should hold one display (the updated bar):\n%s", got["progress"])
+	}
+}
+
+// TestRunNotebooksFailsOnCellError checks both ways a cell fails: gonb rejects code
+// that does not compile (a cell error for nbconvert), and a cell program that panics
+// (only "exit status 2" on stderr in gonb v0.11.1, caught by the harness's own check).
+func TestRunNotebooksFailsOnCellError(t *testing.T) {
+	env := notebookEnv(t)
+	for name, c := range map[string]struct{ source, want string }{
+		"panic":   {`["%%\n", "panic(\"cell failed on purpose\")\n"]`, "cell failed on purpose"},
+		"compile": {`["%%\n", "x := undefinedName\n"]`, "undefined: undefinedName"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			nb := `{"cells": [{"cell_type": "code", "execution_count": null, "id": "bad", "metadata": {}, "outputs": [],
+			  "source": ` + c.source + `}],
+			 "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
+			 "nbformat": 4, "nbformat_minor": 5}`
+			path := filepath.Join(dir, name+".ipynb")
+			if err := os.WriteFile(path, []byte(nb), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			log, err := runNotebooks(t, env, "--out", filepath.Join(dir, "out"), path)
+			if err == nil {
+				t.Fatalf("run-notebooks succeeded on a failing cell:\n%s", log)
+			}
+			if !strings.Contains(log, "FAILED "+path) || !strings.Contains(log, c.want) {
+				t.Errorf("log does not name the failure (%q):\n%s", c.want, log)
+			}
+		})
+	}
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sets up the twintorus notebook kernel; safe to run again (it only adds what is missing).
+#
+#   scripts/setup.sh [--kernel-only] [twintorus kernel install flags...]
+#
+# 1. Debian's Jupyter: jupyter-notebook, jupyter-nbconvert, python3-nbclient (apt-get,
+#    through sudo when not root). --kernel-only skips this step, for a Jupyter you
+#    already have: the kernelspec goes to ~/.local/share/jupyter/kernels, which any
+#    Jupyter of yours reads (or pass --prefix DIR for a virtualenv/conda Jupyter).
+# 2. The module's dependencies into the Go module cache, so notebook cells build offline.
+# 3. gonb and goimports, at the versions of go.mod's tool lines, and bin/twintorus, into bin/.
+# 4. The "twintorus" kernelspec (twintorus kernel install).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+apt=1
+if [[ "${1:-}" == "--kernel-only" ]]; then
+	apt=0
+	shift
+fi
+
+say() { echo "setup: $*"; }
+
+if ! command -v go >/dev/null; then
+	echo "setup: the go command is not on PATH; install Go (see go.mod for the version) first" >&2
+	exit 1
+fi
+
+if ((apt)); then
+	packages=(jupyter-notebook jupyter-nbconvert python3-nbclient)
+	missing=()
+	for p in "${packages[@]}"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+			missing+=("$p")
+		fi
+	done
+	if ((${#missing[@]})); then
+		sudo=()
+		if [[ "$(id -u)" != 0 ]]; then
+			sudo=(sudo)
+		fi
+		say "installing Debian packages: ${missing[*]}"
+		"${sudo[@]}" apt-get update -qq
+		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	else
+		say "Debian packages present: ${packages[*]}"
+	fi
+fi
+
+# Cells compile against this module in gonb's temporary module; having every
+# dependency in the module cache is what lets them build with no network.
+say "downloading Go module dependencies into $(go env GOMODCACHE) (no-op when present)"
+go mod download
+
+say "building bin/gonb, bin/goimports (versions from go.mod's tool lines) and bin/twintorus"
+mkdir -p bin
+go build -o bin/gonb github.com/janpfeifer/gonb
+go build -o bin/goimports golang.org/x/tools/cmd/goimports
+go build -o bin/twintorus ./cmd/twintorus
+
+say "installing the kernelspec"
+bin/twintorus kernel install --root "$root" "$@"
