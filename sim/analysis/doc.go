@@ -20,7 +20,8 @@
 //     routing.DOR (DORT on twin tori), one route per ordered pair. A channel is one
 //     direction of a link, named by the port the route leaves through.
 //
-// The package reads topology.Network and routing.DOR and never simulates. Results do
-// not depend on the number of worker goroutines: workers sum integers, and the
-// channel-dependency-graph check lives in its own file (cdg.go), owned separately.
+// The package reads topology.Network and routing.DOR and never simulates; it does not
+// modify either. Work is spread over all cores, and results do not depend on the number
+// of cores: workers only add integers. The channel-dependency-graph (deadlock) check
+// belongs here too, in cdg.go.
 package analysis

@@ -151,3 +151,16 @@ func TestLoadCancelled(t *testing.T) {
 		t.Fatalf("cancelled context: err = %v", err)
 	}
 }
+
+func BenchmarkLoadTwin8x8x8D(b *testing.B) {
+	r := routing.NewDOR(topology.MustNew("twin:8x8x8/D"), routing.TiePlus)
+	var l *ChannelLoad
+	for b.Loop() {
+		var err error
+		if l, err = Load(context.Background(), r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hops := l.AvgHops * float64(l.PEs) * float64(l.PEs-1) / float64(r.Network().Nodes()) // hops routed per op
+	b.ReportMetric(hops*float64(b.N)/b.Elapsed().Seconds(), "route-hops/s")
+}

@@ -351,3 +351,11 @@ func TestTransitBadInput(t *testing.T) {
 		t.Error("CBestCrossing(n=1): no error")
 	}
 }
+
+func BenchmarkTransitByEnumeration7DT(b *testing.B) {
+	for b.Loop() {
+		if _, err := TransitByEnumeration(cube(7, 5), routing.TiePlus); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
