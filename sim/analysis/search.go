@@ -27,11 +27,11 @@ func RankConfigurations(radix []int, tie routing.Tie) ([]Ranked, *Transit, error
 	n := len(radix)
 	configs, err := topology.Configurations(n)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("ranking configurations of %v: %w", radix, err)
 	}
 	t, err := TransitClosedForm(radix, tie)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("ranking configurations of %v: %w", radix, err)
 	}
 	cbest := topology.CBest(radix).Canonical(n)
 	out := make([]Ranked, len(configs))
