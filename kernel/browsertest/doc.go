@@ -1,0 +1,14 @@
+// Package browsertest loads local HTML files in headless Chromium for tests: pages
+// written by plots (ECharts charts with their script embedded) and notebooks exported
+// to HTML must render with no network at all.
+//
+// Load starts Debian's Chromium (/usr/bin/chromium, from scripts/setup-browser.sh) with
+// a new empty profile, opens a file:// URL, records every network request the page
+// makes, and lets the test read the DOM, evaluate JavaScript and take a screenshot.
+// Requests to http(s) and ws(s) are recorded and then blocked, so a page that would
+// reach a CDN fails its test instead of touching the network. Require skips a test
+// when Chromium is not installed.
+//
+// The package drives the browser through github.com/chromedp/chromedp; it knows
+// nothing about what the pages show.
+package browsertest

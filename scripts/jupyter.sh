@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Starts Debian's Jupyter Notebook on notebooks/ with the "twintorus" kernel, bound to
+# 127.0.0.1 and with no browser; Jupyter prints the URL with its login token.
+#
+#   scripts/jupyter.sh [extra jupyter notebook flags, e.g. --port=8899]
+#
+# Run scripts/setup.sh first (make run does both). From another machine, tunnel:
+# ssh -L 8888:127.0.0.1:8888 HOST, then open the printed URL.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jupyter="${JUPYTER:-/usr/bin/jupyter}"
+if [[ ! -x "$jupyter" ]]; then
+	echo "jupyter: $jupyter not found; run scripts/setup.sh first" >&2
+	exit 1
+fi
+
+mkdir -p "$root/notebooks"
+args=(notebook --no-browser --ip=127.0.0.1 --notebook-dir="$root/notebooks")
+if [[ "$(id -u)" == 0 ]]; then
+	args+=(--allow-root) # Jupyter refuses to run as root without it
+fi
+echo "jupyter: serving $root/notebooks; open the http://127.0.0.1:...?token=... URL below (Ctrl-C to stop)"
+exec "$jupyter" "${args[@]}" "$@"
