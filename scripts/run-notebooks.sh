@@ -17,14 +17,14 @@ inplace=0
 out=""
 notebooks=()
 
-usage() { sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 while (($#)); do
 	case "$1" in
 	--inplace) inplace=1 ;;
 	--out) out="${2:?--out needs a directory}"; shift ;;
 	--timeout) timeout="${2:?--timeout needs seconds}"; shift ;;
-	-h | --help) usage ;;
+	-h | --help) usage 0 ;;
 	-*) echo "run-notebooks: unknown flag $1" >&2; usage ;;
 	*) notebooks+=("$1") ;;
 	esac
