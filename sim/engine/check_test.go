@@ -10,8 +10,8 @@ import "fmt"
 //     capacity;
 //   - no buffer overflows and no negative credits.
 func (e *Engine) check() error {
-	arrivals := make([]int64, len(e.vcPort))
-	creditsBack := make([]int64, len(e.vcPort))
+	arrivals := make([]int64, len(e.vcs))
+	creditsBack := make([]int64, len(e.vcs))
 	var onLinks int64
 	for _, b := range e.wheel {
 		for _, code := range b {
@@ -26,14 +26,15 @@ func (e *Engine) check() error {
 		}
 	}
 	var inBuffers int64
-	for ivc := range e.vcPort {
-		occ := int64(e.arrived[ivc] - e.departed[ivc])
-		if occ < 0 || occ > int64(e.vcCap[ivc]) || e.credits[ivc] < 0 {
-			return fmt.Errorf("cycle %d: VC %d holds %d flits of %d, credits %d", e.now, ivc, occ, e.vcCap[ivc], e.credits[ivc])
+	for ivc := range e.vcs {
+		vc := &e.vcs[ivc]
+		occ := int64(int32(vc.arrived - vc.departed))
+		if occ < 0 || occ > int64(vc.capacity) || vc.credits < 0 {
+			return fmt.Errorf("cycle %d: VC %d holds %d flits of %d, credits %d", e.now, ivc, occ, vc.capacity, vc.credits)
 		}
-		if got := int64(e.credits[ivc]) + occ + arrivals[ivc] + creditsBack[ivc]; got != int64(e.vcCap[ivc]) {
+		if got := int64(vc.credits) + occ + arrivals[ivc] + creditsBack[ivc]; got != int64(vc.capacity) {
 			return fmt.Errorf("cycle %d: VC %d credits %d + buffered %d + arriving %d + returning %d = %d, want capacity %d",
-				e.now, ivc, e.credits[ivc], occ, arrivals[ivc], creditsBack[ivc], got, e.vcCap[ivc])
+				e.now, ivc, vc.credits, occ, arrivals[ivc], creditsBack[ivc], got, vc.capacity)
 		}
 		inBuffers += occ
 	}

@@ -39,32 +39,33 @@ func (c WaitingChannel) String() string {
 
 // waitsFor is the input VC that the head packet of ivc waits on, or -1.
 func (e *Engine) waitsFor(ivc int32) int32 {
-	if e.qLen[ivc] == 0 {
+	vc := &e.vcs[ivc]
+	if vc.qLen == 0 {
 		return -1
 	}
-	g := e.vcPort[ivc]
-	if e.stIVC[g] == ivc { // a stalled stream (wormhole) waits for room downstream
-		return e.stDVC[g]
+	ip := &e.ports[vc.port]
+	if st := &e.inStream[vc.port]; ip.busy && st.ivc == ivc { // a stalled stream (wormhole) waits for room downstream
+		return st.dvc
 	}
-	s := int(e.portSwitch[g])
+	s := int(ip.sw)
 	base := e.net.PortID(s, 0)
-	pk := &e.pk[e.queue[e.qBase[ivc]+int32(e.qHead[ivc])].pkt]
-	cands := e.rt.Route(s, int(e.portLocal[g]), int(ivc-e.inVC0[g]), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
+	pk := &e.pk[e.queue[vc.qBase+int32(vc.qHead)].pkt]
+	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
 	if len(cands) == 0 {
 		return -1
 	}
-	c := cands[len(cands)-1] // adaptive routings list their escape channel last
+	c := cands[len(cands)-1]
 	for _, x := range cands {
-		if x.Escape {
+		if x.Escape { // adaptive routing: the escape channel is the one that must move
 			c = x
 		}
 	}
-	out := base + int(c.Port)
-	if owner := e.outOwner[out]; owner >= 0 { // the output is held by another stream
-		return e.stIVC[owner]
+	op := &e.ports[base+int(c.Port)]
+	if op.owner >= 0 { // the output is held by another packet: wait on its input VC
+		return e.inStream[op.owner].ivc
 	}
-	if d := e.downVC0[out]; d >= 0 {
-		return d + int32(c.VC)
+	if op.down >= 0 {
+		return op.down + int32(c.VC)
 	}
 	return -1
 }
@@ -72,11 +73,11 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 // findDeadlock returns a cycle of waiting input VCs, or a Deadlock with no channels if
 // the wait-for graph has none (the watchdog fired for another reason).
 func (e *Engine) findDeadlock() *Deadlock {
-	n := int32(len(e.vcPort))
+	n := int32(len(e.vcs))
 	state := make([]int8, n) // 0 unvisited, 1 on the current walk, 2 finished
 	var walk []int32
 	for startVC := int32(0); startVC < n; startVC++ {
-		if state[startVC] != 0 || e.qLen[startVC] == 0 {
+		if state[startVC] != 0 || e.vcs[startVC].qLen == 0 {
 			continue
 		}
 		walk = walk[:0]
@@ -103,12 +104,11 @@ func (e *Engine) findDeadlock() *Deadlock {
 func (e *Engine) describe(cycle []int32) *Deadlock {
 	d := &Deadlock{Cycle: e.now}
 	for _, ivc := range cycle {
-		g := e.vcPort[ivc]
-		s := int(e.portSwitch[g])
-		q := int(e.portLocal[g])
+		ps := &e.ports[e.vcs[ivc].port]
+		s, q := int(ps.sw), int(ps.local)
 		d.Channels = append(d.Channels, WaitingChannel{
 			Switch: s, Node: e.net.Coord(e.net.Node(s)), Card: e.net.Card(s), Port: q,
-			PortName: e.net.Port(s, q).Name(e.net.Dims()), VC: int(ivc - e.inVC0[g]),
+			PortName: e.net.Port(s, q).Name(e.net.Dims()), VC: int(ivc - ps.vc0),
 		})
 	}
 	return d

@@ -3,7 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
-		"math/rand/v2"
+	"math/bits"
+	"math/rand/v2"
 	"time"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -23,17 +24,19 @@ type Config struct {
 	Params   Params
 }
 
-// Event codes on the timing wheel: the top two bits are the kind.
+// Event codes on the timing wheel: the top three bits are the kind, the rest an id.
 const (
-	evArrival = 0 << 30 // a flit reaches input VC id
-	evCredit  = 1 << 30 // a credit for input VC id reaches its sender
-	evWake    = 2 << 30 // switch id has a head packet ready for allocation
-	evMask    = 1<<30 - 1
+	evArrival = 0 << 29 // flit level: a flit reaches input VC id
+	evCredit  = 1 << 29 // flit level: a credit for input VC id reaches its sender
+	evReady   = 2 << 29 // the head packet of input VC id may now leave
+	evRamp    = 3 << 29 // packet level: the credits of a packet that left input VC id start returning, one per cycle
+	evEnd     = 4 << 29 // packet level: the tail of the packet crossing input port id has left
+	evMask    = 1<<29 - 1
 )
 
 type qEntry struct {
 	pkt   int32
-	ready int32 // cycle (low 31 bits) at which the head may leave; see readyAt
+	ready int32 // cycle (low 32 bits) at which the head may leave; see readyAt
 }
 
 type packet struct {
@@ -51,6 +54,53 @@ type message struct {
 	next      int32 // free list
 }
 
+// vcState is one input virtual channel: its buffer counters, its queue of packets (a
+// ring in Engine.queue), the credits its sender holds, and the head packet's route.
+type vcState struct {
+	ready  int64 // cycle the head packet may leave, when qLen > 0
+	rampAt int64
+	// credits is the sender's view of free flits, not counting the credits of the
+	// packet-level ramp that started at cycle rampAt (one credit per cycle, L in all).
+	credits           int32
+	capacity          int32
+	arrived, departed uint32 // flit level: cumulative flits in and out of the buffer
+	qBase             int32
+	port              int32 // global input port
+	headPkt           int32 // head packet, when qLen > 0
+	headSent          uint16
+	qHead, qLen, qCap uint16
+	route             routing.Candidate
+	routed            bool
+	ramping           bool
+}
+
+// portState is one port of one switch, seen as an input (its VCs, whether a packet is
+// crossing the crossbar from it) and as an output (its link, who holds it).
+type portState struct {
+	sw    int32
+	vc0   int32 // first input VC
+	down  int32 // first input VC at the other end of the link; -1 = ejection to a NIC
+	owner int32 // input port whose packet holds this output, or -1
+	lat   int32 // latency of the link leaving this port
+	back  int32 // delay of credits returning to whoever feeds this input
+	local int16
+	outRR int16 // stage-2 round-robin pointer (local input port)
+	nvc   int8
+	inRR  int8 // stage-1 round-robin pointer
+	kind  topology.PortKind
+	busy  bool   // a packet is crossing the crossbar from this input
+	ready uint64 // bit v: the head packet of input VC v may leave (it has arrived)
+}
+
+// stream is a packet crossing a switch: from an input VC to an output port, one flit
+// per cycle, until its tail has left. Each input port has at most one.
+type stream struct {
+	in, out  int32 // global ports
+	ivc, dvc int32 // input VC, downstream VC (-1 when ejecting)
+	pkt      int32
+	start    int64 // cycle the head left
+}
+
 // Engine is one simulation. It is not safe for concurrent use; run one per goroutine.
 type Engine struct {
 	net  *topology.Network
@@ -64,42 +114,28 @@ type Engine struct {
 	rng  *rand.Rand
 	now  int64
 	L    uint32 // packet flits
+	// packetLevel moves each packet across a switch in one step, with the flits' exact
+	// timing, instead of flit by flit. Virtual cut-through allows it: a packet that
+	// starts never stalls. Wormhole needs the flit level, which tests also use as the
+	// reference the packet level must match bit for bit.
+	packetLevel bool
 
-	// Per global port id (input side and output side share the id).
-	portSwitch []int32
-	portLocal  []int16
-	outLat     []int32 // latency of the link leaving this port
-	downVC0    []int32 // first input VC at the downstream port; -1 = ejection to a NIC
-	outOwner   []int32 // input port streaming through this output, or -1
-	outRR      []int16 // stage-2 round-robin pointer (local input port)
-	inVC0      []int32
-	inNVC      []int8
-	inRR       []int8 // stage-1 round-robin pointer
-	stIVC      []int32 // active stream of this input port: its input VC, or -1
-	stOut      []int32 // output port of the stream
-	stDVC      []int32 // downstream input VC of the stream, or -1 when ejecting
-	kindOf     []topology.PortKind
-
-	// Per input VC.
-	vcPort   []int32
-	vcCap    []int32
-	credits  []int32 // upstream's view of free flits
-	arrived  []uint32
-	departed []uint32
-	headSent []uint32
-	qBase    []int32
-	qCap     []int16
-	qHead    []int16
-	qLen     []int16
-	queue    []qEntry
-	rcache   []routing.Candidate
-	rvalid   []bool
+	ports    []portState
+	inStream []stream // per input port
+	// swReady[s] has bit q set when input port q of switch s has a head packet that may
+	// leave, so that allocation looks only at the inputs that compete; switches with
+	// more than 64 ports (wide) scan every port.
+	swReady []uint64
+	wide    []bool
+	vcs     []vcState
+	queue   []qEntry
 
 	// Per terminal (NIC).
 	nicHead, nicTail []int32 // source queue of packets
 	nicQueued        []int32 // packets in the source queue
-	nicSending       []int32 // packet being injected, or -1
+	nicSending       []int32 // flit level: packet being injected, or -1
 	nicSent          []uint32
+	nicBusy          []int64 // packet level: the NIC is sending until this cycle
 	nicVC            []int32
 	nicActive        []bool
 	nicRR            []int8
@@ -109,14 +145,20 @@ type Engine struct {
 	freePk   int32
 	msgs     []message
 	freeMsg  int32
-	streams  []int32 // input ports with an active stream
+	streams  []int32 // flit level: input ports whose packet is crossing
 	wheel    [][]uint32
 	wmask    int64
 	pending  int
 	allocNow []int32
 	allocNxt []int32
-	listed   []int64
-	gen      genHeap
+	// A switch is on allocNow for cycle inNow[s] and on allocNxt for cycle inNext[s]:
+	// two stamps, so relisting it for the next cycle cannot hide that it is listed for
+	// this one.
+	inNow, inNext []int64
+	// allocFrom is the earliest cycle whose allocation can still see a change: the
+	// current cycle until its allocation starts, the next one after.
+	allocFrom int64
+	gen       genCalendar
 
 	scratch  []routing.Candidate
 	opts     []routing.Option
@@ -128,6 +170,8 @@ type Engine struct {
 	m   meter
 	dl  *Deadlock
 	err error
+
+	beforeAlloc func() // tests only: called every cycle just before allocation
 }
 
 type request struct {
@@ -152,6 +196,7 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
+	e.packetLevel = p.Switching == CutThrough
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
 	var err error
 	if e.inj, err = traffic.NewInjection(p.Load, e.size, p.PacketFlits); err != nil {
@@ -160,8 +205,9 @@ func New(cfg Config) (*Engine, error) {
 	e.layout()
 	e.m.init(e)
 	// First generation time of every PE.
+	e.gen.init()
 	for t := 0; t < cfg.Net.Terminals() && e.inj.P() > 0; t++ {
-		e.gen.push(genItem{at: e.nextGen(-1), pe: int32(t)})
+		e.gen.add(int32(t), e.nextGen(-1), 0)
 	}
 	return e, nil
 }
@@ -169,76 +215,45 @@ func New(cfg Config) (*Engine, error) {
 // layout allocates the flat state arrays.
 func (e *Engine) layout() {
 	net, p := e.net, e.p
-	np := net.TotalPorts()
-	e.portSwitch = make([]int32, np)
-	e.portLocal = make([]int16, np)
-	e.outLat = make([]int32, np)
-	e.downVC0 = make([]int32, np)
-	e.outOwner = make([]int32, np)
-	e.outRR = make([]int16, np)
-	e.inVC0 = make([]int32, np+1)
-	e.inNVC = make([]int8, np)
-	e.inRR = make([]int8, np)
-	e.stIVC = make([]int32, np)
-	e.stOut = make([]int32, np)
-	e.stDVC = make([]int32, np)
-	e.kindOf = make([]topology.PortKind, np)
-	maxPorts := 0
-	nvc := 0
+	e.ports = make([]portState, net.TotalPorts())
+	e.inStream = make([]stream, net.TotalPorts())
+	e.swReady = make([]uint64, net.Switches())
+	e.wide = make([]bool, net.Switches())
+	maxPorts, nvc := 0, 0
 	for s := 0; s < net.Switches(); s++ {
-		if net.Ports(s) > maxPorts {
-			maxPorts = net.Ports(s)
-		}
+		maxPorts = max(maxPorts, net.Ports(s))
+		e.wide[s] = net.Ports(s) > 64
 		for q := 0; q < net.Ports(s); q++ {
-			g := net.PortID(s, q)
 			port := net.Port(s, q)
-			e.portSwitch[g], e.portLocal[g], e.kindOf[g] = int32(s), int16(q), port.Kind
-			e.outOwner[g], e.stIVC[g] = -1, -1
-			e.inVC0[g] = int32(nvc)
-			b := e.buffer(port.Kind)
-			if port.Kind == topology.Terminal || port.Connected() {
-				e.inNVC[g] = int8(b.VCs)
-				nvc += b.VCs
-			}
-			e.outLat[g] = int32(p.LinkLatency)
+			ps := &e.ports[net.PortID(s, q)]
+			*ps = portState{sw: int32(s), local: int16(q), kind: port.Kind, owner: -1, down: -1,
+				vc0: int32(nvc), lat: int32(p.LinkLatency), back: int32(p.LinkLatency)}
 			if port.Kind == topology.Internal {
-				e.outLat[g] = int32(p.InternalLatency)
+				ps.lat, ps.back = int32(p.InternalLatency), int32(p.InternalLatency)
+			}
+			if port.Kind == topology.Terminal || port.Connected() {
+				ps.nvc = int8(e.buffer(port.Kind).VCs)
+				nvc += int(ps.nvc)
 			}
 		}
 	}
-	e.inVC0[np] = int32(nvc)
-	for g := 0; g < np; g++ {
-		s, q := int(e.portSwitch[g]), int(e.portLocal[g])
-		port := net.Port(s, q)
-		e.downVC0[g] = -1
-		if port.Connected() {
-			e.downVC0[g] = e.inVC0[net.PortID(int(port.Peer), int(port.PeerPort))]
+	for g := range e.ports {
+		ps := &e.ports[g]
+		if port := net.Port(int(ps.sw), int(ps.local)); port.Connected() {
+			ps.down = e.ports[net.PortID(int(port.Peer), int(port.PeerPort))].vc0
 		}
 	}
-	e.vcPort = make([]int32, nvc)
-	e.vcCap = make([]int32, nvc)
-	e.credits = make([]int32, nvc)
-	e.arrived = make([]uint32, nvc)
-	e.departed = make([]uint32, nvc)
-	e.headSent = make([]uint32, nvc)
-	e.qBase = make([]int32, nvc)
-	e.qCap = make([]int16, nvc)
-	e.qHead = make([]int16, nvc)
-	e.qLen = make([]int16, nvc)
-	e.rcache = make([]routing.Candidate, nvc)
-	e.rvalid = make([]bool, nvc)
+	e.vcs = make([]vcState, nvc)
 	qtotal := 0
-	for g := 0; g < np; g++ {
-		b := e.buffer(e.kindOf[g])
-		for v := 0; v < int(e.inNVC[g]); v++ {
-			i := int(e.inVC0[g]) + v
-			e.vcPort[i] = int32(g)
-			e.vcCap[i] = int32(b.Flits)
-			e.credits[i] = int32(b.Flits)
-			// Entries: every packet with a flit in the buffer or on its way; at most
+	for g := range e.ports {
+		ps := &e.ports[g]
+		b := e.buffer(ps.kind)
+		for v := 0; v < int(ps.nvc); v++ {
+			// Queue entries: every packet with a flit in the buffer or on its way; at most
 			// two of them are partial.
 			c := b.Flits/p.PacketFlits + 2
-			e.qBase[i], e.qCap[i] = int32(qtotal), int16(c)
+			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), capacity: int32(b.Flits), credits: int32(b.Flits),
+				qBase: int32(qtotal), qCap: uint16(c)}
 			qtotal += c
 		}
 	}
@@ -250,6 +265,7 @@ func (e *Engine) layout() {
 	e.nicQueued = make([]int32, nt)
 	e.nicSending = make([]int32, nt)
 	e.nicSent = make([]uint32, nt)
+	e.nicBusy = make([]int64, nt)
 	e.nicVC = make([]int32, nt)
 	e.nicActive = make([]bool, nt)
 	e.nicRR = make([]int8, nt)
@@ -257,19 +273,18 @@ func (e *Engine) layout() {
 		e.nicHead[t], e.nicTail[t], e.nicSending[t] = -1, -1, -1
 	}
 
-	maxDelay := p.LinkLatency
-	if p.InternalLatency > maxDelay {
-		maxDelay = p.InternalLatency
-	}
+	// The wheel must reach the furthest event: a head's arrival plus routing delay,
+	// or the end of a packet.
 	w := 1
-	for w < maxDelay+p.RoutingDelay+2 {
+	for w <= max(p.LinkLatency, p.InternalLatency)+p.RoutingDelay+p.PacketFlits {
 		w *= 2
 	}
 	e.wheel = make([][]uint32, w)
 	e.wmask = int64(w - 1)
-	e.listed = make([]int64, net.Switches())
-	for i := range e.listed {
-		e.listed[i] = -1
+	e.inNow = make([]int64, net.Switches())
+	e.inNext = make([]int64, net.Switches())
+	for i := range e.inNow {
+		e.inNow[i], e.inNext[i] = -1, -1
 	}
 	e.best = make([]int32, maxPorts)
 	for i := range e.best {
@@ -335,8 +350,8 @@ func (e *Engine) skipIdle(end int64) {
 		return
 	}
 	next := end
-	if len(e.gen) > 0 && e.gen[0].at < next {
-		next = e.gen[0].at
+	if g := e.gen.next(e.now); g >= 0 && g < next {
+		next = g
 	}
 	if next > e.now {
 		e.now = next
@@ -347,32 +362,47 @@ func (e *Engine) skipIdle(end int64) {
 // Step simulates one cycle.
 func (e *Engine) Step() {
 	t := e.now
+	e.allocFrom = t
 	// 1. Flits and credits that arrive now; switches whose head packets become ready.
 	e.allocNow, e.allocNxt = e.allocNxt, e.allocNow[:0]
+	for _, s := range e.allocNow {
+		e.inNow[s] = t
+	}
 	b := &e.wheel[t&e.wmask]
 	for _, code := range *b {
 		id := int32(code & evMask)
 		switch code &^ evMask {
 		case evArrival:
-			e.arrived[id]++
+			e.vcs[id].arrived++
 		case evCredit:
-			e.credits[id]++
-		case evWake:
-			e.list(id, t)
+			e.vcs[id].credits++
+		case evReady:
+			e.markReady(id)
+		case evRamp:
+			vc := &e.vcs[id]
+			if vc.ramping { // the previous ramp ended before this one starts
+				vc.credits += int32(e.L)
+			}
+			vc.rampAt, vc.ramping = t, true
+		case evEnd:
+			e.finish(id)
 		}
 	}
 	e.pending -= len(*b)
 	*b = (*b)[:0]
 
 	// 2. New messages, then NIC injection.
-	for len(e.gen) > 0 && e.gen[0].at == t {
-		pe := e.gen[0].pe
+	for _, pe := range e.gen.due(t) {
 		e.generate(int(pe))
-		e.gen.replaceTop(genItem{at: e.nextGen(t), pe: pe})
+		e.gen.add(pe, e.nextGen(t), t)
 	}
 	e.inject()
 
 	// 3. Allocation at every switch with a ready head packet.
+	if e.beforeAlloc != nil {
+		e.beforeAlloc()
+	}
+	e.allocFrom = t + 1
 	for _, s := range e.allocNow {
 		e.allocate(int(s))
 	}
@@ -388,27 +418,45 @@ func (e *Engine) Step() {
 
 // list puts switch s on the allocation list of cycle t (the current one).
 func (e *Engine) list(s int32, t int64) {
-	if e.listed[s] != t {
-		e.listed[s] = t
+	if e.inNow[s] != t {
+		e.inNow[s] = t
 		e.allocNow = append(e.allocNow, s)
 	}
 }
 
 // relist puts switch s on the next cycle's allocation list.
 func (e *Engine) relist(s int32) {
-	if e.listed[s] != e.now+1 {
-		e.listed[s] = e.now + 1
+	if e.inNext[s] != e.now+1 {
+		e.inNext[s] = e.now + 1
 		e.allocNxt = append(e.allocNxt, s)
 	}
 }
 
-// wake makes switch s allocate at cycle at (> now), when a head packet becomes ready.
-func (e *Engine) wake(s int32, at int64) {
-	if at <= e.now+1 {
+// wake makes switch s allocate as soon as possible.
+func (e *Engine) wake(s int32) {
+	if e.allocFrom == e.now {
+		e.list(s, e.now)
+	} else {
 		e.relist(s)
+	}
+}
+
+// readyAtCycle marks the head packet of input VC ivc ready to leave at cycle at, or as
+// soon as an allocation can still see it.
+func (e *Engine) readyAtCycle(ivc int32, at int64) {
+	if at <= e.allocFrom && e.allocFrom == e.now {
+		e.markReady(ivc)
 		return
 	}
-	e.schedule(at, evWake|uint32(s))
+	e.schedule(max(at, e.allocFrom), evReady|uint32(ivc))
+}
+
+// markReady makes the head packet of ivc compete in its switch's allocation.
+func (e *Engine) markReady(ivc int32) {
+	ps := &e.ports[e.vcs[ivc].port]
+	ps.ready |= 1 << uint(ivc-ps.vc0)
+	e.swReady[ps.sw] |= 1 << uint(ps.local)
+	e.list(ps.sw, e.now)
 }
 
 func (e *Engine) newPacket() int32 {
@@ -462,6 +510,17 @@ func (e *Engine) generate(src int) {
 func (e *Engine) inject() {
 	for i := 0; i < len(e.nicList); {
 		t := e.nicList[i]
+		if e.packetLevel {
+			if e.nicBusy[t] <= e.now && !e.startInjection(t) && e.nicHead[t] < 0 {
+				e.nicActive[t] = false
+				last := len(e.nicList) - 1
+				e.nicList[i] = e.nicList[last]
+				e.nicList = e.nicList[:last]
+				continue
+			}
+			i++
+			continue
+		}
 		if e.nicSending[t] < 0 && !e.startInjection(t) {
 			if e.nicHead[t] < 0 { // nothing left to send
 				e.nicActive[t] = false
@@ -474,18 +533,19 @@ func (e *Engine) inject() {
 			continue
 		}
 		ivc := e.nicVC[t]
-		if e.credits[ivc] == 0 { // wormhole only: cut-through reserved room for the packet
+		vc := &e.vcs[ivc]
+		if vc.credits == 0 { // wormhole only: cut-through reserved room for the packet
 			i++
 			continue
 		}
-		e.credits[ivc]--
-		g := e.vcPort[ivc]
-		e.schedule(e.now+int64(e.outLat[g]), evArrival|uint32(ivc))
+		vc.credits--
+		lat := int64(e.ports[vc.port].lat)
+		e.schedule(e.now+lat, evArrival|uint32(ivc))
 		pi := e.nicSending[t]
 		if e.nicSent[t] == 0 {
 			e.pk[pi].inj = e.now
 			e.inNet++
-			e.enqueue(ivc, pi, e.now+int64(e.outLat[g])+int64(e.p.RoutingDelay))
+			e.enqueue(ivc, pi, e.now+lat+int64(e.p.RoutingDelay))
 		}
 		e.nicSent[t]++
 		e.lastMove = e.now
@@ -503,38 +563,63 @@ func (e *Engine) startInjection(t int32) bool {
 		return false
 	}
 	at := e.net.Attachment(int(t))
-	g := e.net.PortID(int(at.Switch), int(at.Port))
+	ps := &e.ports[e.net.PortID(int(at.Switch), int(at.Port))]
 	need := int32(e.L)
 	if e.p.Switching == Wormhole {
 		need = 1
 	}
-	n := int(e.inNVC[g])
+	n := int(ps.nvc)
 	for j := 0; j < n; j++ {
 		v := (int(e.nicRR[t]) + j) % n
-		ivc := e.inVC0[g] + int32(v)
-		if e.credits[ivc] >= need && e.qLen[ivc] < e.qCap[ivc] {
-			e.nicRR[t] = int8((v + 1) % n)
-			e.nicHead[t] = e.pk[pi].next
-			if e.nicHead[t] < 0 {
-				e.nicTail[t] = -1
-			}
-			e.nicQueued[t]--
+		ivc := ps.vc0 + int32(v)
+		vc := &e.vcs[ivc]
+		if e.free(vc) < need || vc.qLen == vc.qCap {
+			continue
+		}
+		e.nicRR[t] = int8((v + 1) % n)
+		e.nicHead[t] = e.pk[pi].next
+		if e.nicHead[t] < 0 {
+			e.nicTail[t] = -1
+		}
+		e.nicQueued[t]--
+		if !e.packetLevel {
 			e.nicSending[t], e.nicSent[t], e.nicVC[t] = pi, 0, ivc
 			return true
 		}
+		// The whole packet: flits leave the NIC at now .. now+L-1.
+		vc.credits -= int32(e.L)
+		e.nicBusy[t] = e.now + int64(e.L)
+		e.pk[pi].inj = e.now
+		e.inNet++
+		e.lastMove = e.now + int64(e.L) - 1
+		e.enqueue(ivc, pi, e.now+int64(ps.lat)+int64(e.p.RoutingDelay))
+		return true
 	}
 	return false
 }
 
+// free is the sender's view of free flits in a VC now: the settled credits plus those
+// of the current packet-level ramp that have arrived.
+func (e *Engine) free(vc *vcState) int32 {
+	if !vc.ramping {
+		return vc.credits
+	}
+	return vc.credits + int32(min(e.now-vc.rampAt+1, int64(e.L)))
+}
+
 // enqueue appends packet pi to input VC ivc; its head may leave at cycle ready.
 func (e *Engine) enqueue(ivc, pi int32, ready int64) {
-	n := e.qLen[ivc]
-	slot := (e.qHead[ivc] + n) % e.qCap[ivc]
-	e.queue[e.qBase[ivc]+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
-	e.qLen[ivc] = n + 1
-	if n == 0 {
-		e.rvalid[ivc] = false
-		e.wake(e.portSwitch[e.vcPort[ivc]], ready)
+	vc := &e.vcs[ivc]
+	slot := vc.qHead + vc.qLen
+	if slot >= vc.qCap {
+		slot -= vc.qCap
+	}
+	e.queue[vc.qBase+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
+	vc.qLen++
+	if vc.qLen == 1 {
+		vc.routed = false
+		vc.ready, vc.headPkt = ready, pi
+		e.readyAtCycle(ivc, ready)
 	}
 }
 
@@ -545,55 +630,89 @@ func (e *Engine) readyAt(q qEntry) int64 {
 
 // allocate runs the two-stage round-robin allocation of switch s.
 func (e *Engine) allocate(s int) {
-	net := e.net
-	base := net.PortID(s, 0)
-	np := net.Ports(s)
-	e.req = e.req[:0]
+	base := e.net.PortID(s, 0)
+	np := e.net.Ports(s)
+	nreq := 0
 	blocked := false
 	need := int32(e.L)
 	if e.p.Switching == Wormhole {
 		need = 1
 	}
-	// Stage 1: every idle input port picks one VC whose head packet can advance.
-	for q := 0; q < np; q++ {
-		g := base + q
-		n := int(e.inNVC[g])
-		if n == 0 || e.stIVC[g] >= 0 {
+	// Stage 1: every idle input port picks one VC whose head packet can advance. A
+	// head blocked by credits tries again next cycle (blocked); one whose output is
+	// busy waits for that packet's tail to leave, which wakes the switch.
+	ports := e.swReady[s]
+	if e.wide[s] {
+		ports = ^uint64(0)
+	}
+	for ports != 0 {
+		q := bits.TrailingZeros64(ports)
+		ports &= ports - 1
+		if q >= np {
+			break
+		}
+		ps := &e.ports[base+q]
+		if ps.busy || ps.ready == 0 {
 			continue
 		}
-		for j := 0; j < n; j++ {
-			v := (int(e.inRR[g]) + j) % n
-			ivc := e.inVC0[g] + int32(v)
-			if e.qLen[ivc] == 0 {
-				continue
+		// The VCs whose head may leave, in round-robin order from inRR.
+		n, r := uint(ps.nvc), uint(ps.inRR)
+		rot := ps.ready>>r | ps.ready<<(n-r)
+		if n < 64 {
+			rot &= 1<<n - 1
+		}
+		for rot != 0 {
+			v := r + uint(bits.TrailingZeros64(rot))
+			if v >= n {
+				v -= n
 			}
-			head := e.queue[e.qBase[ivc]+int32(e.qHead[ivc])]
-			if e.readyAt(head) > e.now {
-				continue // its wake event is scheduled
+			rot &= rot - 1
+			ivc := ps.vc0 + int32(v)
+			vc := &e.vcs[ivc]
+			var c routing.Candidate
+			var ok bool
+			if e.det != nil { // deterministic: one candidate, routed once per hop
+				if !vc.routed {
+					vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+					vc.routed = true
+				}
+				c = vc.route
+				if e.ports[base+int(c.Port)].owner >= 0 {
+					continue // the output's packet wakes this switch when its tail leaves
+				}
+				ok = e.canAdvance(base+int(c.Port), c, need)
+			} else {
+				c, ok = e.choose(s, q, ivc, vc.headPkt, base, need)
 			}
-			if c, ok := e.choose(s, q, v, ivc, head.pkt, base, need); ok {
-				e.req = append(e.req, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
+			if ok {
+				if nreq == len(e.req) {
+					e.req = append(e.req, request{})
+				}
+				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c}
+				nreq++
 				break
 			}
 			blocked = true
 		}
 	}
-	// Stage 2: every requested output port grants one input, round-robin.
-	for i, r := range e.req {
-		o := r.out
-		if b := e.best[o]; b < 0 || e.rrBefore(base+int(o), r.in, e.req[b].in, np) {
-			e.best[o] = int32(i)
+	reqs := e.req[:nreq]
+	if nreq == 1 { // the common case: no conflict
+		e.start(base, np, reqs[0])
+	} else if nreq > 1 {
+		// Stage 2: every requested output port grants one input, round-robin.
+		for i, r := range reqs {
+			if b := e.best[r.out]; b < 0 || e.rrBefore(base+int(r.out), r.in, reqs[b].in, np) {
+				e.best[r.out] = int32(i)
+			}
 		}
-	}
-	for i, r := range e.req {
-		if e.best[r.out] != int32(i) {
-			blocked = true
-			continue
+		for i, r := range reqs {
+			if e.best[r.out] == int32(i) { // the losers wait for this packet's tail
+				e.start(base, np, r)
+			}
 		}
-		e.start(base, r)
-	}
-	for _, r := range e.req {
-		e.best[r.out] = -1
+		for _, r := range reqs {
+			e.best[r.out] = -1
+		}
 	}
 	if blocked {
 		e.relist(int32(s))
@@ -602,38 +721,33 @@ func (e *Engine) allocate(s int) {
 
 // rrBefore reports whether input a comes before input b in output g's round-robin order.
 func (e *Engine) rrBefore(g int, a, b int32, np int) bool {
-	p := int32(e.outRR[g])
+	p := int32(e.ports[g].outRR)
 	return (a-p+int32(np))%int32(np) < (b-p+int32(np))%int32(np)
 }
 
-// choose returns the candidate the head packet of ivc takes now, if any can advance.
-func (e *Engine) choose(s, q, v int, ivc, pi int32, base int, need int32) (routing.Candidate, bool) {
-	if e.det != nil {
-		if !e.rvalid[ivc] {
-			e.rcache[ivc] = e.det.Next(s, q, int(e.pk[pi].dst))
-			e.rvalid[ivc] = true
-		}
-		c := e.rcache[ivc]
-		return c, e.canAdvance(base+int(c.Port), c, need)
-	}
+// choose returns the candidate the head packet of ivc takes now under a general
+// routing function, if any can advance.
+func (e *Engine) choose(s, q int, ivc, pi int32, base int, need int32) (routing.Candidate, bool) {
 	pk := &e.pk[pi]
-	e.scratch = e.rt.Route(s, q, v, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
+	inVC := int(ivc - e.ports[base+q].vc0)
+	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
 	if len(e.scratch) == 1 {
 		c := e.scratch[0]
 		return c, e.canAdvance(base+int(c.Port), c, need)
 	}
 	e.opts = e.opts[:0]
-	any := false
+	avail := false
 	for _, c := range e.scratch {
 		g := base + int(c.Port)
 		o := routing.Option{Candidate: c, Available: e.canAdvance(g, c, need)}
-		if d := e.downVC0[g]; d >= 0 {
-			o.Credits, o.Capacity = int(e.credits[d+int32(c.VC)]), int(e.vcCap[d+int32(c.VC)])
+		if d := e.ports[g].down; d >= 0 {
+			dv := &e.vcs[d+int32(c.VC)]
+			o.Credits, o.Capacity = int(e.free(dv)), int(dv.capacity)
 		}
-		any = any || o.Available
+		avail = avail || o.Available
 		e.opts = append(e.opts, o)
 	}
-	if !any {
+	if !avail {
 		return routing.Candidate{}, false
 	}
 	i := 0
@@ -652,100 +766,141 @@ func (e *Engine) choose(s, q, v int, ivc, pi int32, base int, need int32) (routi
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
 func (e *Engine) canAdvance(g int, c routing.Candidate, need int32) bool {
-	if e.outOwner[g] >= 0 {
+	ps := &e.ports[g]
+	if ps.owner >= 0 {
 		return false
 	}
-	d := e.downVC0[g]
-	if d < 0 {
+	if ps.down < 0 {
 		return true // ejection: the NIC takes a flit per cycle
 	}
-	dvc := d + int32(c.VC)
+	dv := &e.vcs[ps.down+int32(c.VC)]
 	if c.Bubble {
 		need *= 2
 	}
-	return e.credits[dvc] >= need && e.qLen[dvc] < e.qCap[dvc]
+	return e.free(dv) >= need && dv.qLen < dv.qCap
 }
 
 // start connects input VC r.ivc to output r.out for the head packet's whole length.
-func (e *Engine) start(base int, r request) {
+func (e *Engine) start(base, np int, r request) {
 	in, out := base+int(r.in), base+int(r.out)
-	e.stIVC[in], e.stOut[in] = r.ivc, int32(out)
-	e.stDVC[in] = -1
-	if d := e.downVC0[out]; d >= 0 {
-		e.stDVC[in] = d + int32(r.cand.VC)
+	ip, op := &e.ports[in], &e.ports[out]
+	vc := &e.vcs[r.ivc]
+	st := stream{in: int32(in), out: int32(out), ivc: r.ivc, dvc: -1, pkt: vc.headPkt, start: e.now}
+	if op.down >= 0 {
+		st.dvc = op.down + int32(r.cand.VC)
 	}
-	e.outOwner[out] = int32(in)
-	n := int(e.inNVC[in])
-	e.inRR[in] = int8((int(r.ivc-e.inVC0[in]) + 1) % n)
-	e.outRR[out] = int16((int(r.in) + 1) % e.net.Ports(int(e.portSwitch[in])))
+	e.inStream[in] = st
+	if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
+		e.swReady[ip.sw] &^= 1 << uint(r.in)
+	}
+	ip.busy = true
+	op.owner = int32(in)
+	if ip.inRR = int8(r.ivc-ip.vc0) + 1; ip.inRR == ip.nvc {
+		ip.inRR = 0
+	}
+	if op.outRR = int16(r.in) + 1; int(op.outRR) == np {
+		op.outRR = 0
+	}
 	if r.cand.Escape {
-		e.pk[e.queue[e.qBase[r.ivc]+int32(e.qHead[r.ivc])].pkt].escaped = true
+		e.pk[st.pkt].escaped = true
 	}
-	e.streams = append(e.streams, int32(in))
+	if !e.packetLevel {
+		e.streams = append(e.streams, int32(in))
+		return
+	}
+	// Packet level: flit i leaves at now+i, reaches the next switch at now+i+lat, and
+	// its credit reaches our sender at now+i+back.
+	now, L := e.now, int64(e.L)
+	lat := int64(op.lat)
+	if st.dvc >= 0 {
+		e.vcs[st.dvc].credits -= int32(L)
+		e.pk[st.pkt].hops++
+		e.enqueue(st.dvc, st.pkt, now+lat+int64(e.p.RoutingDelay))
+		e.m.flitHops += L
+	} else {
+		e.deliver(st.pkt, now+L-1+lat)
+		e.m.ejectAll += L
+	}
+	e.m.channel(out, now, L)
+	e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
+	e.schedule(now+L, evEnd|uint32(in))
+	e.lastMove = now + L - 1
 }
 
-// advance moves one flit along every active stream.
+// advance moves one flit along every flit-level stream.
 func (e *Engine) advance() {
-	cd := int64(e.p.LinkLatency)
+	now := e.now
 	for i := 0; i < len(e.streams); {
 		in := e.streams[i]
-		ivc := e.stIVC[in]
-		if e.arrived[ivc] == e.departed[ivc] { // wormhole: the next flit is not here yet
+		st := &e.inStream[in]
+		vc := &e.vcs[st.ivc]
+		if vc.arrived == vc.departed { // wormhole: the next flit is not here yet
 			i++
 			continue
 		}
-		dvc := e.stDVC[in]
-		if dvc >= 0 && e.credits[dvc] == 0 { // wormhole: no room downstream
-			i++
-			continue
-		}
-		out := e.stOut[in]
-		e.departed[ivc]++
-		sent := e.headSent[ivc] + 1
-		e.headSent[ivc] = sent
-		// The freed slot's credit travels back to whoever feeds this input port.
-		back := cd
-		if e.kindOf[in] == topology.Internal {
-			back = int64(e.p.InternalLatency)
-		}
-		e.schedule(e.now+back, evCredit|uint32(ivc))
-		e.lastMove = e.now
-		lat := int64(e.outLat[out])
-		pi := e.queue[e.qBase[ivc]+int32(e.qHead[ivc])].pkt
-		if dvc >= 0 {
-			e.credits[dvc]--
-			e.schedule(e.now+lat, evArrival|uint32(dvc))
-			if sent == 1 {
-				e.pk[pi].hops++
-				e.enqueue(dvc, pi, e.now+lat+int64(e.p.RoutingDelay))
+		var dv *vcState
+		if st.dvc >= 0 {
+			dv = &e.vcs[st.dvc]
+			if dv.credits == 0 { // wormhole: no room downstream
+				i++
+				continue
 			}
-			e.m.flitHop(e, int(out))
-		} else {
-			e.m.ejectFlit(e, int(out))
 		}
-		if sent < e.L {
+		ip, op := &e.ports[in], &e.ports[st.out]
+		vc.departed++
+		vc.headSent++
+		// The freed slot's credit travels back to whoever feeds this input port.
+		e.schedule(now+int64(ip.back), evCredit|uint32(st.ivc))
+		e.lastMove = now
+		lat := int64(op.lat)
+		if dv != nil {
+			dv.credits--
+			e.schedule(now+lat, evArrival|uint32(st.dvc))
+			if vc.headSent == 1 {
+				e.pk[st.pkt].hops++
+				e.enqueue(st.dvc, st.pkt, now+lat+int64(e.p.RoutingDelay))
+			}
+			e.m.flitHops++
+		} else {
+			e.m.ejectAll++
+		}
+		e.m.channel(int(st.out), now, 1)
+		if uint32(vc.headSent) < e.L {
 			i++
 			continue
 		}
-		// Tail sent: the stream ends, the input VC moves to its next packet.
-		if dvc < 0 {
-			e.deliver(pi, e.now+lat)
+		if dv == nil {
+			e.deliver(st.pkt, now+lat)
 		}
-		e.headSent[ivc] = 0
-		e.qHead[ivc] = (e.qHead[ivc] + 1) % e.qCap[ivc]
-		e.qLen[ivc]--
-		e.rvalid[ivc] = false
-		e.stIVC[in] = -1
-		e.outOwner[out] = -1
-		s := e.portSwitch[in]
-		if e.qLen[ivc] > 0 {
-			e.wake(s, e.readyAt(e.queue[e.qBase[ivc]+int32(e.qHead[ivc])]))
-		}
-		// Other VCs of this input port may have been waiting for the crossbar input.
-		e.relist(s)
+		vc.headSent = 0
 		last := len(e.streams) - 1
 		e.streams[i] = e.streams[last]
 		e.streams = e.streams[:last]
+		e.finish(in)
+	}
+}
+
+// finish ends the stream of input port in once its tail has left: the input VC moves
+// on to its next packet and both ports are free again.
+func (e *Engine) finish(in int32) {
+	st := &e.inStream[in]
+	ip := &e.ports[in]
+	vc := &e.vcs[st.ivc]
+	if vc.qHead++; vc.qHead == vc.qCap {
+		vc.qHead = 0
+	}
+	vc.qLen--
+	vc.routed = false
+	ip.busy = false
+	e.ports[st.out].owner = -1
+	if vc.qLen > 0 {
+		head := e.queue[vc.qBase+int32(vc.qHead)]
+		vc.ready, vc.headPkt = e.readyAt(head), head.pkt
+		e.readyAtCycle(st.ivc, vc.ready)
+	}
+	// Heads waiting for this input port or this output port try again.
+	if e.swReady[ip.sw] != 0 {
+		e.wake(ip.sw)
 	}
 }
 

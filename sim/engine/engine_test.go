@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -58,6 +60,7 @@ func TestInvariantsEveryCycle(t *testing.T) {
 			p.External, p.Terminal, p.Internal = Buffer{4, 6}, Buffer{4, 6}, Buffer{8, 6}
 		}
 		e := newRun(t, c.spec, c.scheme, "uniform", p)
+		e.packetLevel = false // every flit is visible to check
 		for e.now < 2000 {
 			e.Step()
 			if err := e.check(); err != nil {
@@ -133,4 +136,59 @@ func TestDeterminism(t *testing.T) {
 	if reflect.DeepEqual(a, c) {
 		t.Fatal("different seeds gave identical results")
 	}
+}
+
+// The packet-level path (virtual cut-through) must give exactly what moving every
+// flit one by one gives: same latencies, same counts, same channel loads.
+func TestPacketLevelMatchesFlitLevel(t *testing.T) {
+	cases := []struct {
+		spec   string
+		scheme routing.Scheme
+		load   float64
+	}{
+		{"torus:8x8", routing.SchemeVC, 0.2},
+		{"torus:8x8", routing.SchemeVC, 0.9},
+		{"torus:4x4x4@2", routing.SchemeBubble, 0.5},
+		{"mesh:5x4", routing.SchemeVC, 0.6},
+		{"twin:4x4x4/D", routing.SchemeBubble, 0.6},
+		{"twin:4x4x4/A", routing.SchemeVC, 0.5},
+		{"twin:5x5x5/G", routing.SchemeBubble, 0.45},
+	}
+	for _, c := range cases {
+		for _, lat := range []int{1, 3} {
+			run := func(packetLevel bool) *Result {
+				p := params(c.load, 500, 3000, 11)
+				p.LinkLatency = lat
+				p.Channels = true
+				e := newRun(t, c.spec, c.scheme, "uniform", p)
+				e.packetLevel = packetLevel
+				r, err := e.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Elapsed = 0
+				return r
+			}
+			fast, ref := run(true), run(false)
+			if d := diffFields(*fast, *ref); d != "" {
+				t.Errorf("%s %s load %g latency %d: packet level differs from flit level in %s", c.spec, c.scheme, c.load, lat, d)
+			}
+		}
+	}
+}
+
+// diffFields names the fields in which two results differ, with both values.
+func diffFields(a, b Result) string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	var out []string
+	for i := 0; i < va.NumField(); i++ {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			x, y := fmt.Sprint(va.Field(i).Interface()), fmt.Sprint(vb.Field(i).Interface())
+			if len(x) > 80 {
+				x, y = x[:80]+"...", y[:80]+"..."
+			}
+			out = append(out, fmt.Sprintf("%s (%s vs %s)", va.Type().Field(i).Name, x, y))
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -26,9 +26,17 @@ func (h *genHeap) push(it genItem) {
 	}
 }
 
-// replaceTop replaces the minimum and restores the heap.
-func (h genHeap) replaceTop(it genItem) {
-	h[0] = it
+// pop removes the minimum.
+func (h *genHeap) pop() {
+	a := *h
+	last := len(a) - 1
+	a[0] = a[last]
+	*h = a[:last]
+	h.down()
+}
+
+// down restores the heap after its top changed.
+func (h genHeap) down() {
 	for i := 0; ; {
 		l, r, m := 2*i+1, 2*i+2, i
 		if l < len(h) && h.less(l, m) {

@@ -125,17 +125,12 @@ func (m *meter) generated(e *Engine, packets int) {
 	}
 }
 
-func (m *meter) flitHop(e *Engine, out int) {
-	m.flitHops++
-	if m.in(e.now) {
-		m.chanFlits[out]++
-	}
-}
-
-func (m *meter) ejectFlit(e *Engine, out int) {
-	m.ejectAll++
-	if m.in(e.now) {
-		m.chanFlits[out]++
+// channel counts n flits leaving output port out at cycles t, t+1, ..., t+n-1, as far
+// as they fall in the window.
+func (m *meter) channel(out int, t, n int64) {
+	lo, hi := max(t, m.start), min(t+n, m.end)
+	if hi > lo {
+		m.chanFlits[out] += hi - lo
 	}
 }
 
@@ -166,11 +161,11 @@ type Result struct {
 	// LatencyNetwork runs from the NIC sending the head flit to the tail reaching the
 	// destination NIC; LatencyE2E adds the wait in the source queue; LatencyMessage
 	// runs from a message's generation to the delivery of its last packet.
-	LatencyNetwork Stats   `json:"latency_network"`
-	LatencyE2E     Stats   `json:"latency_e2e"`
-	LatencyMessage Stats   `json:"latency_message"`
-	Hops           float64 `json:"hops"` // switch-to-switch hops per packet, internal links included
-	Saturated      bool    `json:"saturated"`
+	LatencyNetwork Stats     `json:"latency_network"`
+	LatencyE2E     Stats     `json:"latency_e2e"`
+	LatencyMessage Stats     `json:"latency_message"`
+	Hops           float64   `json:"hops"` // switch-to-switch hops per packet, internal links included
+	Saturated      bool      `json:"saturated"`
 	Deadlock       *Deadlock `json:"deadlock"`
 
 	FlitHops int64   `json:"flit_hops"` // flits moved over switch-to-switch links, whole run
@@ -200,17 +195,27 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 			window = 1
 		}
 	}
+	// Packet level counts a packet's flit-hops when its head leaves: take back the
+	// flits of packets still crossing a link when the run stopped.
+	flitHops := m.flitHops
+	if e.packetLevel {
+		for g := range e.ports {
+			if st := &e.inStream[g]; e.ports[g].busy && st.dvc >= 0 {
+				flitHops -= int64(e.L) - min(int64(e.L), e.now-st.start)
+			}
+		}
+	}
 	r := &Result{
 		Topology: e.net.String(), Routing: e.rt.Name(), Switching: e.p.Switching.String(),
-		Buffers:  "terminal " + e.p.Terminal.String() + ", external " + e.p.External.String(),
-		Offered:  float64(m.genFlits) / window / pes,
-		Accepted: float64(m.delFlits) / window / pes,
+		Buffers:        "terminal " + e.p.Terminal.String() + ", external " + e.p.External.String(),
+		Offered:        float64(m.genFlits) / window / pes,
+		Accepted:       float64(m.delFlits) / window / pes,
 		LatencyNetwork: m.netLat.stats(), LatencyE2E: m.e2eLat.stats(), LatencyMessage: m.msgLat.stats(),
-		Hops:      float64(m.hops) / math.Max(1, float64(m.delPackets)),
-		Deadlock:  e.dl,
-		FlitHops:  m.flitHops,
-		Cycles:    e.now,
-		Elapsed:   elapsed.Seconds(),
+		Hops:             float64(m.hops) / math.Max(1, float64(m.delPackets)),
+		Deadlock:         e.dl,
+		FlitHops:         flitHops,
+		Cycles:           e.now,
+		Elapsed:          elapsed.Seconds(),
 		PacketsGenerated: m.genPackets, PacketsDelivered: m.delPackets,
 	}
 	if e.net.IsTwin() {
@@ -230,9 +235,9 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 		if r.ChannelUtil != nil {
 			r.ChannelUtil[g] = u
 		}
-		switch e.kindOf[g] {
+		switch e.ports[g].kind {
 		case topology.External:
-			if e.downVC0[g] >= 0 {
+			if e.ports[g].down >= 0 {
 				ext = append(ext, u)
 			}
 		case topology.Internal:

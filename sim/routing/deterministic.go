@@ -106,31 +106,25 @@ func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candid
 // Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
 // by port in.
 func (r *Deterministic) Next(s, in, dst int) Candidate {
-	net := r.dor.net
 	hop := r.dor.Next(s, dst)
 	c := Candidate{Port: int16(hop.Port)}
-	if r.scheme == SchemeNone {
+	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c
 	}
-	out := net.Port(s, hop.Port)
-	inPort := net.Port(s, in)
+	inPort := r.dor.net.Port(s, in)
 	sameRing := inPort.Kind == topology.External && int(inPort.Dim) == hop.Dim
-	switch out.Kind {
-	case topology.Terminal:
-		return c
-	case topology.External:
-		if r.dor.mesh {
-			return c // DOR on a mesh has no cyclic dependency: one VC, no bubble
+	if hop.Kind == topology.External {
+		switch {
+		case r.dor.mesh: // DOR on a mesh has no cyclic dependency: one VC, no bubble
+		case r.scheme == SchemeVC:
+			c.VC = upLow(hop.Up)
+		default:
+			// A packet already in this dimension's ring continues; so does one that
+			// crossed the internal link as part of a split dimension's ring (its bubble
+			// was checked on the internal link). Everything else enters the ring.
+			viaSplitRing := inPort.Kind == topology.Internal && r.splitIdx[hop.Dim] >= 0
+			c.Bubble = !sameRing && !viaSplitRing
 		}
-		if r.scheme == SchemeVC {
-			c.VC = r.upLow(s, hop.Dim, dst)
-			return c
-		}
-		// A packet already in this dimension's ring continues; so does one that crossed
-		// the internal link as part of a split dimension's ring (its bubble was checked
-		// on the internal link). Everything else enters the ring.
-		viaSplitRing := inPort.Kind == topology.Internal && r.splitIdx[hop.Dim] >= 0
-		c.Bubble = !sameRing && !viaSplitRing
 		return c
 	}
 	// Internal link.
@@ -139,9 +133,9 @@ func (r *Deterministic) Next(s, in, dst int) Candidate {
 		c.VC = int8(r.type3)
 	case r.splitIdx[hop.Dim] < 0: // type 1: reach a dimension on the other card
 		c.VC = int8(r.type1)
-	case r.scheme == SchemeVC: // type 2, dateline classes
+	case r.scheme == SchemeVC: // type 2, dateline classes: Up first, then Low
 		c.VC = int8(r.type2Base + 2*r.splitIdx[hop.Dim])
-		if r.upLow(s, hop.Dim, dst) == vcLow {
+		if !hop.Up {
 			c.VC++
 		}
 	default: // type 2, bubble: entering the ring unless already travelling in it
@@ -151,13 +145,11 @@ func (r *Deterministic) Next(s, in, dst int) Candidate {
 	return c
 }
 
-// upLow is the dateline class of a hop along dimension d: Up when the destination digit
-// is greater than the current one, Low otherwise (spec/3dt.md §5.4, Algorithm 4).
-func (r *Deterministic) upLow(s, d, dst int) int8 {
-	net := r.dor.net
-	cur := net.Digit(net.Node(s), d)
-	want := net.Digit(net.Node(int(net.Attachment(dst).Switch)), d)
-	if want > cur {
+// upLow is the dateline class of an external hop (spec/3dt.md §5.4, Algorithm 4): Up
+// when the destination digit is greater than the current one, Low otherwise. Low may
+// still cross the wrap-around link; Up never does.
+func upLow(up bool) int8 {
+	if up {
 		return vcUp
 	}
 	return vcLow

@@ -25,7 +25,10 @@ func Direction(cur, dst, k int, tie Tie, mesh bool) int {
 		}
 		return -1
 	}
-	fwd := (dst - cur + k) % k // hops in the + direction
+	fwd := dst - cur // hops in the + direction
+	if fwd < 0 {
+		fwd += k
+	}
 	switch {
 	case 2*fwd < k:
 		return +1
@@ -53,13 +56,16 @@ func NewDOR(net *topology.Network, tie Tie) *DOR {
 // Network is the network the routing was made for.
 func (r *DOR) Network() *topology.Network { return r.net }
 
-// Hop is one routing decision: the output port, and the dimension and direction the
-// packet travels in (Dim = -1 when it leaves by the internal link to the destination PE
-// or by a terminal port).
+// Hop is one routing decision: the output port and its kind, and the dimension and
+// direction the packet travels in (Dim = -1 when it leaves by the internal link to the
+// destination PE or by a terminal port). Up says the destination's digit in Dim is
+// greater than the current one: the dateline class of the hop.
 type Hop struct {
 	Port int
-	Dim  int // dimension DOR is resolving, or -1
-	Dir  int // +1, -1, or 0
+	Kind topology.PortKind
+	Dim  int
+	Dir  int
+	Up   bool
 }
 
 // Next is the hop DOR takes at switch s for a packet to terminal dst.
@@ -69,22 +75,24 @@ func (r *DOR) Next(s, dst int) Hop {
 	dsw := int(at.Switch)
 	cur, dn := net.Node(s), net.Node(dsw)
 	if cur != dn {
-		for d := 0; d < net.Dims(); d++ {
-			c, t := net.Digit(cur, d), net.Digit(dn, d)
+		cd, dd := net.Digits(cur), net.Digits(dn)
+		dd = dd[:len(cd)]
+		for d := range cd {
+			c, t := int(cd[d]), int(dd[d])
 			if c == t {
 				continue
 			}
 			dir := Direction(c, t, net.Radix(d), r.tie, r.mesh)
 			if p := net.DimPort(s, d, dir); p >= 0 {
-				return Hop{Port: p, Dim: d, Dir: dir}
+				return Hop{Port: p, Kind: topology.External, Dim: d, Dir: dir, Up: t > c}
 			}
-			return Hop{Port: net.InternalPort(s), Dim: d, Dir: dir}
+			return Hop{Port: net.InternalPort(s), Kind: topology.Internal, Dim: d, Dir: dir, Up: t > c}
 		}
 	}
 	if s == dsw {
-		return Hop{Port: int(at.Port), Dim: -1}
+		return Hop{Port: int(at.Port), Kind: topology.Terminal, Dim: -1}
 	}
-	return Hop{Port: net.InternalPort(s), Dim: -1}
+	return Hop{Port: net.InternalPort(s), Kind: topology.Internal, Dim: -1}
 }
 
 // Path appends to buf the (switch, output port) hops of the DOR route from terminal src
@@ -94,11 +102,10 @@ func (r *DOR) Path(src, dst int, buf []Step) []Step {
 	for {
 		h := r.Next(s, dst)
 		buf = append(buf, Step{Switch: s, Port: h.Port})
-		p := r.net.Port(s, h.Port)
-		if p.Kind == topology.Terminal {
+		if h.Kind == topology.Terminal {
 			return buf
 		}
-		s = int(p.Peer)
+		s = int(r.net.Port(s, h.Port).Peer)
 	}
 }
 

@@ -81,6 +81,12 @@ func build(s Spec, radix []int, pes int, cfg Config) (*Network, error) {
 		net.nodes *= k
 	}
 	nsw := net.nodes * net.perNode
+	net.digits = make([]uint16, net.nodes*dims)
+	for o := 0; o < net.nodes; o++ {
+		for d := 0; d < dims; d++ {
+			net.digits[o*dims+d] = uint16(o / net.stride[d] % radix[d])
+		}
+	}
 
 	// Ports of one switch of each card, as (dim, dir) lists; identical on every node.
 	type dp struct{ d, dir int }

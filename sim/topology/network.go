@@ -78,6 +78,7 @@ type Network struct {
 	spec      Spec
 	radix     []int
 	stride    []int
+	digits    []uint16 // node*dims + d -> coordinate d of node, so routing never divides
 	nodes     int
 	perNode   int // switches per node: 1, or 2 for twin tori
 	portStart []int32
@@ -148,7 +149,14 @@ func (n *Network) Card(s int) int { return s % n.perNode }
 func (n *Network) Switch(node, card int) int { return node*n.perNode + card }
 
 // Digit is coordinate d of a node.
-func (n *Network) Digit(node, d int) int { return node / n.stride[d] % n.radix[d] }
+func (n *Network) Digit(node, d int) int { return int(n.digits[node*len(n.radix)+d]) }
+
+// Digits returns the coordinates of a node as a view into the network's table (do not
+// modify it); unlike Coord it does not allocate.
+func (n *Network) Digits(node int) []uint16 {
+	d := len(n.radix)
+	return n.digits[node*d : node*d+d : node*d+d]
+}
 
 // Coord returns the coordinates of a node.
 func (n *Network) Coord(node int) []int {
