@@ -44,7 +44,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		return -1
 	}
 	ip := &e.ports[vc.port]
-	if st := &e.inStream[vc.port]; ip.busy && st.ivc == ivc { // a stalled stream (wormhole) waits for room downstream
+	if st := &e.inStream[vc.port]; ip.inBusy > e.now && st.ivc == ivc { // a stalled stream (wormhole) waits for room downstream
 		return st.dvc
 	}
 	s := int(ip.sw)
@@ -61,7 +61,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		}
 	}
 	op := &e.ports[base+int(c.Port)]
-	if op.owner >= 0 { // the output is held by another packet: wait on its input VC
+	if op.outBusy > e.now { // the output is held by another packet: wait on its input VC
 		return e.inStream[op.owner].ivc
 	}
 	if op.down >= 0 {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"time"
@@ -30,7 +31,7 @@ const (
 	evCredit  = 1 << 29 // flit level: a credit for input VC id reaches its sender
 	evReady   = 2 << 29 // the head packet of input VC id may now leave
 	evRamp    = 3 << 29 // packet level: the credits of a packet that left input VC id start returning, one per cycle
-	evEnd     = 4 << 29 // packet level: the tail of the packet crossing input port id has left
+	evWake    = 4 << 29 // packet level: a port of switch id that a head waits for is free
 	evMask    = 1<<29 - 1
 )
 
@@ -77,19 +78,23 @@ type vcState struct {
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
 // crossing the crossbar from it) and as an output (its link, who holds it).
 type portState struct {
-	sw    int32
-	vc0   int32 // first input VC
-	down  int32 // first input VC at the other end of the link; -1 = ejection to a NIC
-	owner int32 // input port whose packet holds this output, or -1
-	lat   int32 // latency of the link leaving this port
-	back  int32 // delay of credits returning to whoever feeds this input
-	local int16
-	outRR int16 // stage-2 round-robin pointer (local input port)
-	nvc   int8
-	inRR  int8 // stage-1 round-robin pointer
-	kind  topology.PortKind
-	busy  bool   // a packet is crossing the crossbar from this input
-	ready uint64 // bit v: the head packet of input VC v may leave (it has arrived)
+	// inBusy and outBusy are the first cycles at which the port is free again as an
+	// input (no packet crossing the crossbar from it) and as an output (no packet
+	// leaving by it): known in advance at the packet level, "until further notice"
+	// (MaxInt64) at the flit level until the tail has left.
+	inBusy, outBusy int64
+	sw              int32
+	vc0             int32 // first input VC
+	down            int32 // first input VC at the other end of the link; -1 = ejection to a NIC
+	owner           int32 // input port whose packet last held this output (valid while outBusy > now)
+	lat             int32 // latency of the link leaving this port
+	back            int32 // delay of credits returning to whoever feeds this input
+	local           int16
+	outRR           int16 // stage-2 round-robin pointer (local input port)
+	nvc             int8
+	inRR            int8 // stage-1 round-robin pointer
+	kind            topology.PortKind
+	ready           uint64 // bit v: the head packet of input VC v may leave (it has arrived)
 }
 
 // stream is a packet crossing a switch: from an input VC to an output port, one flit
@@ -153,8 +158,8 @@ type Engine struct {
 	allocNxt []int32
 	// A switch is on allocNow for cycle inNow[s] and on allocNxt for cycle inNext[s]:
 	// two stamps, so relisting it for the next cycle cannot hide that it is listed for
-	// this one.
-	inNow, inNext []int64
+	// this one. wakeAt[s] is the cycle of its pending evWake, so it is set only once.
+	inNow, inNext, wakeAt []int64
 	// allocFrom is the earliest cycle whose allocation can still see a change: the
 	// current cycle until its allocation starts, the next one after.
 	allocFrom int64
@@ -172,6 +177,9 @@ type Engine struct {
 	err error
 
 	beforeAlloc func() // tests only: called every cycle just before allocation
+	// allocEveryCycle (tests only) visits every switch every cycle: the plain
+	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
+	allocEveryCycle bool
 }
 
 type request struct {
@@ -283,6 +291,7 @@ func (e *Engine) layout() {
 	e.wmask = int64(w - 1)
 	e.inNow = make([]int64, net.Switches())
 	e.inNext = make([]int64, net.Switches())
+	e.wakeAt = make([]int64, net.Switches())
 	for i := range e.inNow {
 		e.inNow[i], e.inNext[i] = -1, -1
 	}
@@ -384,8 +393,8 @@ func (e *Engine) Step() {
 				vc.credits += int32(e.L)
 			}
 			vc.rampAt, vc.ramping = t, true
-		case evEnd:
-			e.finish(id)
+		case evWake:
+			e.list(id, t)
 		}
 	}
 	e.pending -= len(*b)
@@ -399,6 +408,11 @@ func (e *Engine) Step() {
 	e.inject()
 
 	// 3. Allocation at every switch with a ready head packet.
+	if e.allocEveryCycle {
+		for s := range e.inNow {
+			e.list(int32(s), t)
+		}
+	}
 	if e.beforeAlloc != nil {
 		e.beforeAlloc()
 	}
@@ -639,8 +653,10 @@ func (e *Engine) allocate(s int) {
 		need = 1
 	}
 	// Stage 1: every idle input port picks one VC whose head packet can advance. A
-	// head blocked by credits tries again next cycle (blocked); one whose output is
-	// busy waits for that packet's tail to leave, which wakes the switch.
+	// head blocked by credits tries again next cycle (blocked); one whose input or
+	// output port is busy sleeps until the port is free (sleep; at the flit level the
+	// packet's tail wakes the switch instead).
+	sleep := int64(math.MaxInt64)
 	ports := e.swReady[s]
 	if e.wide[s] {
 		ports = ^uint64(0)
@@ -652,7 +668,11 @@ func (e *Engine) allocate(s int) {
 			break
 		}
 		ps := &e.ports[base+q]
-		if ps.busy || ps.ready == 0 {
+		if ps.ready == 0 {
+			continue
+		}
+		if ps.inBusy > e.now {
+			sleep = min(sleep, ps.inBusy)
 			continue
 		}
 		// The VCs whose head may leave, in round-robin order from inRR.
@@ -677,8 +697,9 @@ func (e *Engine) allocate(s int) {
 					vc.routed = true
 				}
 				c = vc.route
-				if e.ports[base+int(c.Port)].owner >= 0 {
-					continue // the output's packet wakes this switch when its tail leaves
+				if b := e.ports[base+int(c.Port)].outBusy; b > e.now {
+					sleep = min(sleep, b)
+					continue
 				}
 				ok = e.canAdvance(base+int(c.Port), c, need)
 			} else {
@@ -698,6 +719,9 @@ func (e *Engine) allocate(s int) {
 	reqs := e.req[:nreq]
 	if nreq == 1 { // the common case: no conflict
 		e.start(base, np, reqs[0])
+		if ps := &e.ports[base+int(reqs[0].in)]; ps.ready != 0 { // other VCs wait for the input
+			sleep = min(sleep, ps.inBusy)
+		}
 	} else if nreq > 1 {
 		// Stage 2: every requested output port grants one input, round-robin.
 		for i, r := range reqs {
@@ -706,8 +730,13 @@ func (e *Engine) allocate(s int) {
 			}
 		}
 		for i, r := range reqs {
-			if e.best[r.out] == int32(i) { // the losers wait for this packet's tail
-				e.start(base, np, r)
+			if e.best[r.out] != int32(i) { // next cycle the loser's input may pick another VC
+				blocked = true
+				continue
+			}
+			e.start(base, np, r)
+			if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // other VCs wait for the input
+				sleep = min(sleep, ps.inBusy)
 			}
 		}
 		for _, r := range reqs {
@@ -716,6 +745,9 @@ func (e *Engine) allocate(s int) {
 	}
 	if blocked {
 		e.relist(int32(s))
+	} else if sleep != math.MaxInt64 && e.wakeAt[s] != sleep {
+		e.wakeAt[s] = sleep
+		e.schedule(sleep, evWake|uint32(s))
 	}
 }
 
@@ -767,7 +799,7 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int, need int32) (routing.
 // canAdvance reports whether a packet may start through output port g on candidate c.
 func (e *Engine) canAdvance(g int, c routing.Candidate, need int32) bool {
 	ps := &e.ports[g]
-	if ps.owner >= 0 {
+	if ps.outBusy > e.now {
 		return false
 	}
 	if ps.down < 0 {
@@ -793,7 +825,6 @@ func (e *Engine) start(base, np int, r request) {
 	if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
 		e.swReady[ip.sw] &^= 1 << uint(r.in)
 	}
-	ip.busy = true
 	op.owner = int32(in)
 	if ip.inRR = int8(r.ivc-ip.vc0) + 1; ip.inRR == ip.nvc {
 		ip.inRR = 0
@@ -805,12 +836,15 @@ func (e *Engine) start(base, np int, r request) {
 		e.pk[st.pkt].escaped = true
 	}
 	if !e.packetLevel {
+		ip.inBusy, op.outBusy = math.MaxInt64, math.MaxInt64 // until the tail has left
 		e.streams = append(e.streams, int32(in))
 		return
 	}
 	// Packet level: flit i leaves at now+i, reaches the next switch at now+i+lat, and
-	// its credit reaches our sender at now+i+back.
+	// its credit reaches our sender at now+i+back. Both ports are free at now+L, when
+	// the VC's next packet may follow.
 	now, L := e.now, int64(e.L)
+	ip.inBusy, op.outBusy = now+L, now+L
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
@@ -823,8 +857,24 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	e.m.channel(out, now, L)
 	e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
-	e.schedule(now+L, evEnd|uint32(in))
 	e.lastMove = now + L - 1
+	e.popHead(r.ivc, now+L)
+}
+
+// popHead removes the head packet of ivc, which has left (packet level) or whose tail
+// has left (flit level); the next packet may leave from cycle free on.
+func (e *Engine) popHead(ivc int32, free int64) {
+	vc := &e.vcs[ivc]
+	if vc.qHead++; vc.qHead == vc.qCap {
+		vc.qHead = 0
+	}
+	vc.qLen--
+	vc.routed = false
+	if vc.qLen > 0 {
+		head := e.queue[vc.qBase+int32(vc.qHead)]
+		vc.ready, vc.headPkt = max(e.readyAt(head), free), head.pkt
+		e.readyAtCycle(ivc, vc.ready)
+	}
 }
 
 // advance moves one flit along every flit-level stream.
@@ -880,26 +930,15 @@ func (e *Engine) advance() {
 	}
 }
 
-// finish ends the stream of input port in once its tail has left: the input VC moves
-// on to its next packet and both ports are free again.
+// finish ends the flit-level stream of input port in once its tail has left: both
+// ports are free from the next cycle and the input VC moves on to its next packet.
 func (e *Engine) finish(in int32) {
 	st := &e.inStream[in]
 	ip := &e.ports[in]
-	vc := &e.vcs[st.ivc]
-	if vc.qHead++; vc.qHead == vc.qCap {
-		vc.qHead = 0
-	}
-	vc.qLen--
-	vc.routed = false
-	ip.busy = false
-	e.ports[st.out].owner = -1
-	if vc.qLen > 0 {
-		head := e.queue[vc.qBase+int32(vc.qHead)]
-		vc.ready, vc.headPkt = e.readyAt(head), head.pkt
-		e.readyAtCycle(st.ivc, vc.ready)
-	}
+	ip.inBusy, e.ports[st.out].outBusy = e.now+1, e.now+1
+	e.popHead(st.ivc, e.now+1)
 	// Heads waiting for this input port or this output port try again.
-	if e.swReady[ip.sw] != 0 {
+	if e.swReady[ip.sw] != 0 || e.wide[ip.sw] {
 		e.wake(ip.sw)
 	}
 }

@@ -138,9 +138,12 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// The packet-level path (virtual cut-through) must give exactly what moving every
-// flit one by one gives: same latencies, same counts, same channel loads.
-func TestPacketLevelMatchesFlitLevel(t *testing.T) {
+// The engine's shortcuts must not change a single result. The reference is the plain
+// model: every switch allocates every cycle and every flit moves one by one. The
+// packet-level path (virtual cut-through) and the wake-ups that let allocation visit
+// only switches with work must both reproduce it exactly: same latencies, same counts,
+// same channel loads.
+func TestShortcutsMatchPlainModel(t *testing.T) {
 	cases := []struct {
 		spec   string
 		scheme routing.Scheme
@@ -153,15 +156,16 @@ func TestPacketLevelMatchesFlitLevel(t *testing.T) {
 		{"twin:4x4x4/D", routing.SchemeBubble, 0.6},
 		{"twin:4x4x4/A", routing.SchemeVC, 0.5},
 		{"twin:5x5x5/G", routing.SchemeBubble, 0.45},
+		{"torus:3x3@62", routing.SchemeVC, 0.3}, // 66 ports: wider than the ready masks
 	}
 	for _, c := range cases {
 		for _, lat := range []int{1, 3} {
-			run := func(packetLevel bool) *Result {
+			run := func(packetLevel, everyCycle bool) *Result {
 				p := params(c.load, 500, 3000, 11)
 				p.LinkLatency = lat
 				p.Channels = true
 				e := newRun(t, c.spec, c.scheme, "uniform", p)
-				e.packetLevel = packetLevel
+				e.packetLevel, e.allocEveryCycle = packetLevel, everyCycle
 				r, err := e.Run(context.Background())
 				if err != nil {
 					t.Fatal(err)
@@ -169,9 +173,14 @@ func TestPacketLevelMatchesFlitLevel(t *testing.T) {
 				r.Elapsed = 0
 				return r
 			}
-			fast, ref := run(true), run(false)
-			if d := diffFields(*fast, *ref); d != "" {
-				t.Errorf("%s %s load %g latency %d: packet level differs from flit level in %s", c.spec, c.scheme, c.load, lat, d)
+			ref := run(false, true)
+			for _, v := range []struct {
+				name               string
+				packet, everyCycle bool
+			}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
+				if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
+					t.Errorf("%s %s load %g latency %d: %s differs from the plain model in %s", c.spec, c.scheme, c.load, lat, v.name, d)
+				}
 			}
 		}
 	}

@@ -14,8 +14,8 @@ func snapshot(e *Engine) []string {
 	var out []string
 	sending := map[int32]bool{}
 	for g := range e.ports {
-		if e.ports[g].busy {
-			sending[e.inStream[g].dvc] = true
+		if e.ports[g].outBusy > e.now && e.ports[g].owner >= 0 {
+			sending[e.inStream[e.ports[g].owner].dvc] = true
 		}
 	}
 	for t := range e.nicBusy {
@@ -32,10 +32,17 @@ func snapshot(e *Engine) []string {
 		if !sending[int32(i)] {
 			f = fmt.Sprint(e.free(vc))
 		}
-		out = append(out, fmt.Sprintf("vc %d (switch %d port %d): qLen %d free %s", i, e.ports[vc.port].sw, e.ports[vc.port].local, vc.qLen, f))
+		// Packets waiting: the flit level keeps a departing packet queued until its tail
+		// has left, the packet level pops it when its head leaves.
+		waiting := int(vc.qLen)
+		if ps := &e.ports[vc.port]; !e.packetLevel && ps.inBusy > e.now && e.inStream[vc.port].ivc == int32(i) {
+			waiting--
+		}
+		out = append(out, fmt.Sprintf("vc %d (switch %d port %d): waiting %d free %s", i, e.ports[vc.port].sw, e.ports[vc.port].local, waiting, f))
 	}
 	for g := range e.ports {
-		out = append(out, fmt.Sprintf("port %d: busy %v owner %d", g, e.ports[g].busy, e.ports[g].owner))
+		busy := e.ports[g].inBusy > e.now || e.ports[g].outBusy > e.now
+		out = append(out, fmt.Sprintf("port %d: busy %v", g, busy))
 	}
 	return out
 }

@@ -25,11 +25,27 @@ type Deterministic struct {
 	type3     int   // VC of traffic to the other PE
 	splitIdx  []int // per dimension: index among split dimensions, or -1
 	intVCs    int
+	// inDim[g] for global port g: its dimension if external, -1 if internal, -2 if a
+	// terminal port; read once per hop to decide the bubble flag.
+	inDim []int8
 }
 
 // NewDeterministic makes DOR/DORT with the given scheme and tie rule.
 func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Deterministic {
 	r := &Deterministic{dor: NewDOR(net, tie), scheme: scheme, type1: -1}
+	r.inDim = make([]int8, net.TotalPorts())
+	for s := 0; s < net.Switches(); s++ {
+		for p := 0; p < net.Ports(s); p++ {
+			switch port := net.Port(s, p); port.Kind {
+			case topology.External:
+				r.inDim[net.PortID(s, p)] = port.Dim
+			case topology.Internal:
+				r.inDim[net.PortID(s, p)] = -1
+			default:
+				r.inDim[net.PortID(s, p)] = -2
+			}
+		}
+	}
 	r.splitIdx = make([]int, net.Dims())
 	for d := range r.splitIdx {
 		r.splitIdx[d] = -1
@@ -111,8 +127,8 @@ func (r *Deterministic) Next(s, in, dst int) Candidate {
 	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c
 	}
-	inPort := r.dor.net.Port(s, in)
-	sameRing := inPort.Kind == topology.External && int(inPort.Dim) == hop.Dim
+	inDim := int(r.inDim[r.dor.net.PortID(s, in)])
+	sameRing := inDim >= 0 && inDim == hop.Dim
 	if hop.Kind == topology.External {
 		switch {
 		case r.dor.mesh: // DOR on a mesh has no cyclic dependency: one VC, no bubble
@@ -122,7 +138,7 @@ func (r *Deterministic) Next(s, in, dst int) Candidate {
 			// A packet already in this dimension's ring continues; so does one that
 			// crossed the internal link as part of a split dimension's ring (its bubble
 			// was checked on the internal link). Everything else enters the ring.
-			viaSplitRing := inPort.Kind == topology.Internal && r.splitIdx[hop.Dim] >= 0
+			viaSplitRing := inDim == -1 && r.splitIdx[hop.Dim] >= 0
 			c.Bubble = !sameRing && !viaSplitRing
 		}
 		return c

@@ -43,14 +43,17 @@ func Direction(cur, dst, k int, tie Tie, mesh bool) int {
 // first when the wanted port is on the other card, and crossing it at the destination
 // node when the destination PE is on the other card.
 type DOR struct {
-	net  *topology.Network
-	tie  Tie
-	mesh bool
+	net    *topology.Network
+	tie    Tie
+	mesh   bool
+	digits []uint16 // the network's coordinate table
+	radix  []int
+	dims   int
 }
 
 // NewDOR makes DOR (DORT on twin tori) for a network.
 func NewDOR(net *topology.Network, tie Tie) *DOR {
-	return &DOR{net: net, tie: tie, mesh: net.IsMesh()}
+	return &DOR{net: net, tie: tie, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
 }
 
 // Network is the network the routing was made for.
@@ -75,14 +78,13 @@ func (r *DOR) Next(s, dst int) Hop {
 	dsw := int(at.Switch)
 	cur, dn := net.Node(s), net.Node(dsw)
 	if cur != dn {
-		cd, dd := net.Digits(cur), net.Digits(dn)
-		dd = dd[:len(cd)]
-		for d := range cd {
-			c, t := int(cd[d]), int(dd[d])
+		ci, di := cur*r.dims, dn*r.dims
+		for d := 0; d < r.dims; d++ {
+			c, t := int(r.digits[ci+d]), int(r.digits[di+d])
 			if c == t {
 				continue
 			}
-			dir := Direction(c, t, net.Radix(d), r.tie, r.mesh)
+			dir := Direction(c, t, r.radix[d], r.tie, r.mesh)
 			if p := net.DimPort(s, d, dir); p >= 0 {
 				return Hop{Port: p, Kind: topology.External, Dim: d, Dir: dir, Up: t > c}
 			}

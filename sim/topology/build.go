@@ -72,7 +72,7 @@ func build(s Spec, radix []int, pes int, cfg Config) (*Network, error) {
 	mesh := s.Family == FamilyMesh
 	net := &Network{spec: s, radix: append([]int(nil), radix...), perNode: 1, config: cfg}
 	if twin {
-		net.perNode = 2
+		net.perNode, net.nodeShift = 2, 1
 	}
 	net.stride = make([]int, dims)
 	net.nodes = 1

@@ -80,7 +80,8 @@ type Network struct {
 	stride    []int
 	digits    []uint16 // node*dims + d -> coordinate d of node, so routing never divides
 	nodes     int
-	perNode   int // switches per node: 1, or 2 for twin tori
+	perNode   int  // switches per node: 1, or 2 for twin tori
+	nodeShift uint // log2(perNode): Node is a shift, not a division
 	portStart []int32
 	ports     []Port
 	dimPort   []int16 // [switch*2*dims + 2*dim + dirIndex] -> port index or -1
@@ -140,10 +141,10 @@ func (n *Network) TotalPorts() int { return len(n.ports) }
 func (n *Network) Attachment(t int) Attachment { return n.terminals[t] }
 
 // Node is the node that switch s belongs to.
-func (n *Network) Node(s int) int { return s / n.perNode }
+func (n *Network) Node(s int) int { return s >> n.nodeShift }
 
 // Card is the card of switch s inside its node: 0 or 1 in twin tori, else 0.
-func (n *Network) Card(s int) int { return s % n.perNode }
+func (n *Network) Card(s int) int { return s & (n.perNode - 1) }
 
 // Switch is the switch of card c in node o.
 func (n *Network) Switch(node, card int) int { return node*n.perNode + card }
@@ -157,6 +158,10 @@ func (n *Network) Digits(node int) []uint16 {
 	d := len(n.radix)
 	return n.digits[node*d : node*d+d : node*d+d]
 }
+
+// DigitTable is the coordinate table of all nodes, node-major (node*Dims()+d), for
+// routing code that reads two nodes' coordinates in one loop. Do not modify it.
+func (n *Network) DigitTable() []uint16 { return n.digits }
 
 // Coord returns the coordinates of a node.
 func (n *Network) Coord(node int) []int {
