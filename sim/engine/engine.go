@@ -388,11 +388,7 @@ func (e *Engine) Step() {
 		case evReady:
 			e.markReady(id)
 		case evRamp:
-			vc := &e.vcs[id]
-			if vc.ramping { // the previous ramp ended before this one starts
-				vc.credits += int32(e.L)
-			}
-			vc.rampAt, vc.ramping = t, true
+			e.startRamp(id, t)
 		case evWake:
 			e.list(id, t)
 		}
@@ -613,12 +609,23 @@ func (e *Engine) startInjection(t int32) bool {
 }
 
 // free is the sender's view of free flits in a VC now: the settled credits plus those
-// of the current packet-level ramp that have arrived.
+// of the current packet-level ramp that have arrived (none before rampAt).
 func (e *Engine) free(vc *vcState) int32 {
-	if !vc.ramping {
+	if !vc.ramping || e.now < vc.rampAt {
 		return vc.credits
 	}
 	return vc.credits + int32(min(e.now-vc.rampAt+1, int64(e.L)))
+}
+
+// startRamp starts the return of a departed packet's credits to the sender of ivc at
+// cycle at, one per cycle. The previous ramp has ended by then (departures from a VC
+// are L cycles apart), so its credits are settled.
+func (e *Engine) startRamp(ivc int32, at int64) {
+	vc := &e.vcs[ivc]
+	if vc.ramping {
+		vc.credits += int32(e.L)
+	}
+	vc.rampAt, vc.ramping = at, true
 }
 
 // enqueue appends packet pi to input VC ivc; its head may leave at cycle ready.
@@ -642,25 +649,50 @@ func (e *Engine) readyAt(q qEntry) int64 {
 	return e.now + int64(q.ready-int32(e.now))
 }
 
-// allocate runs the two-stage round-robin allocation of switch s.
+// Verdicts of consider on one head packet.
+const (
+	canGo    = iota // it can start now: it requests its output
+	waitBusy        // its output is busy until a known cycle: sleep until then
+	waitRoom        // no room downstream (credits, queue) or no adaptive choice: retry next cycle
+)
+
+// allocate runs the two-stage round-robin allocation of switch s: each idle input port
+// picks one VC whose head can advance (round-robin over its VCs), then each output
+// port grants one of the inputs that request it (round-robin over inputs). A head
+// blocked for room retries next cycle; one whose input or output port is busy sleeps
+// until the port frees (at the flit level the packet's tail wakes the switch instead).
 func (e *Engine) allocate(s int) {
 	base := e.net.PortID(s, 0)
 	np := e.net.Ports(s)
-	nreq := 0
-	blocked := false
-	need := int32(e.L)
-	if e.p.Switching == Wormhole {
-		need = 1
-	}
-	// Stage 1: every idle input port picks one VC whose head packet can advance. A
-	// head blocked by credits tries again next cycle (blocked); one whose input or
-	// output port is busy sleeps until the port is free (sleep; at the flit level the
-	// packet's tail wakes the switch instead).
-	sleep := int64(math.MaxInt64)
 	ports := e.swReady[s]
 	if e.wide[s] {
 		ports = ^uint64(0)
 	}
+	// Fast path: one input port with one ready head, the common case; no arbitration.
+	if ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
+		q := bits.TrailingZeros64(ports)
+		if ps := &e.ports[base+q]; ps.ready&(ps.ready-1) == 0 {
+			if ps.inBusy > e.now {
+				e.sleep(s, ps.inBusy)
+				return
+			}
+			ivc := ps.vc0 + int32(bits.TrailingZeros64(ps.ready))
+			c, verdict, at := e.consider(s, q, base, ivc)
+			switch verdict {
+			case canGo:
+				e.start(base, np, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
+			case waitBusy:
+				e.sleep(s, at)
+			default:
+				e.relist(int32(s))
+			}
+			return
+		}
+	}
+	nreq := 0
+	blocked := false
+	sleep := int64(math.MaxInt64)
+	// Stage 1: every idle input port picks one VC whose head packet can advance.
 	for ports != 0 {
 		q := bits.TrailingZeros64(ports)
 		ports &= ports - 1
@@ -688,24 +720,8 @@ func (e *Engine) allocate(s int) {
 			}
 			rot &= rot - 1
 			ivc := ps.vc0 + int32(v)
-			vc := &e.vcs[ivc]
-			var c routing.Candidate
-			var ok bool
-			if e.det != nil { // deterministic: one candidate, routed once per hop
-				if !vc.routed {
-					vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
-					vc.routed = true
-				}
-				c = vc.route
-				if b := e.ports[base+int(c.Port)].outBusy; b > e.now {
-					sleep = min(sleep, b)
-					continue
-				}
-				ok = e.canAdvance(base+int(c.Port), c, need)
-			} else {
-				c, ok = e.choose(s, q, ivc, vc.headPkt, base, need)
-			}
-			if ok {
+			c, verdict, at := e.consider(s, q, base, ivc)
+			if verdict == canGo {
 				if nreq == len(e.req) {
 					e.req = append(e.req, request{})
 				}
@@ -713,41 +729,71 @@ func (e *Engine) allocate(s int) {
 				nreq++
 				break
 			}
-			blocked = true
+			if verdict == waitBusy {
+				sleep = min(sleep, at)
+			} else {
+				blocked = true
+			}
 		}
 	}
+	// Stage 2: every requested output port grants one input, round-robin.
 	reqs := e.req[:nreq]
-	if nreq == 1 { // the common case: no conflict
-		e.start(base, np, reqs[0])
-		if ps := &e.ports[base+int(reqs[0].in)]; ps.ready != 0 { // other VCs wait for the input
+	for i, r := range reqs {
+		if b := e.best[r.out]; b < 0 || e.rrBefore(base+int(r.out), r.in, reqs[b].in, np) {
+			e.best[r.out] = int32(i)
+		}
+	}
+	for i, r := range reqs {
+		if e.best[r.out] != int32(i) { // next cycle the loser's input may pick another VC
+			blocked = true
+			continue
+		}
+		e.start(base, np, r)
+		if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // its other VCs wait for the input
 			sleep = min(sleep, ps.inBusy)
 		}
-	} else if nreq > 1 {
-		// Stage 2: every requested output port grants one input, round-robin.
-		for i, r := range reqs {
-			if b := e.best[r.out]; b < 0 || e.rrBefore(base+int(r.out), r.in, reqs[b].in, np) {
-				e.best[r.out] = int32(i)
-			}
-		}
-		for i, r := range reqs {
-			if e.best[r.out] != int32(i) { // next cycle the loser's input may pick another VC
-				blocked = true
-				continue
-			}
-			e.start(base, np, r)
-			if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // other VCs wait for the input
-				sleep = min(sleep, ps.inBusy)
-			}
-		}
-		for _, r := range reqs {
-			e.best[r.out] = -1
-		}
+	}
+	for _, r := range reqs {
+		e.best[r.out] = -1
 	}
 	if blocked {
 		e.relist(int32(s))
-	} else if sleep != math.MaxInt64 && e.wakeAt[s] != sleep {
-		e.wakeAt[s] = sleep
-		e.schedule(sleep, evWake|uint32(s))
+	} else if sleep != math.MaxInt64 {
+		e.sleep(s, sleep)
+	}
+}
+
+// consider decides whether the head packet of input VC ivc (at local port q of switch
+// s) can start now; when it waits for a busy port, at is the cycle the port frees.
+func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdict int, at int64) {
+	vc := &e.vcs[ivc]
+	if e.det == nil {
+		if c, ok := e.choose(s, q, ivc, vc.headPkt, base); ok {
+			return c, canGo, 0
+		}
+		return c, waitRoom, 0
+	}
+	if !vc.routed { // deterministic: one candidate, routed once per hop
+		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+		vc.routed = true
+	}
+	c = vc.route
+	op := &e.ports[base+int(c.Port)]
+	if op.outBusy > e.now {
+		return c, waitBusy, op.outBusy
+	}
+	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble) {
+		return c, waitRoom, 0
+	}
+	return c, canGo, 0
+}
+
+// sleep makes switch s allocate again at cycle at, when a port it waits for frees (a
+// packet-level time; the flit level's "until further notice" is left to the tail).
+func (e *Engine) sleep(s int, at int64) {
+	if at != math.MaxInt64 && e.wakeAt[s] != at {
+		e.wakeAt[s] = at
+		e.schedule(at, evWake|uint32(s))
 	}
 }
 
@@ -759,19 +805,19 @@ func (e *Engine) rrBefore(g int, a, b int32, np int) bool {
 
 // choose returns the candidate the head packet of ivc takes now under a general
 // routing function, if any can advance.
-func (e *Engine) choose(s, q int, ivc, pi int32, base int, need int32) (routing.Candidate, bool) {
+func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, bool) {
 	pk := &e.pk[pi]
 	inVC := int(ivc - e.ports[base+q].vc0)
 	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
 	if len(e.scratch) == 1 {
 		c := e.scratch[0]
-		return c, e.canAdvance(base+int(c.Port), c, need)
+		return c, e.canAdvance(base+int(c.Port), c)
 	}
 	e.opts = e.opts[:0]
 	avail := false
 	for _, c := range e.scratch {
 		g := base + int(c.Port)
-		o := routing.Option{Candidate: c, Available: e.canAdvance(g, c, need)}
+		o := routing.Option{Candidate: c, Available: e.canAdvance(g, c)}
 		if d := e.ports[g].down; d >= 0 {
 			dv := &e.vcs[d+int32(c.VC)]
 			o.Credits, o.Capacity = int(e.free(dv)), int(dv.capacity)
@@ -797,16 +843,23 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int, need int32) (routing.
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
-func (e *Engine) canAdvance(g int, c routing.Candidate, need int32) bool {
+func (e *Engine) canAdvance(g int, c routing.Candidate) bool {
 	ps := &e.ports[g]
 	if ps.outBusy > e.now {
 		return false
 	}
-	if ps.down < 0 {
-		return true // ejection: the NIC takes a flit per cycle
+	return ps.down < 0 || e.room(&e.vcs[ps.down+int32(c.VC)], c.Bubble) // a NIC takes a flit per cycle
+}
+
+// room reports whether downstream VC dv can take a packet now: the whole packet under
+// virtual cut-through (two packets when the hop enters a ring under bubble flow
+// control), one flit under wormhole.
+func (e *Engine) room(dv *vcState, bubble bool) bool {
+	need := int32(e.L)
+	if e.p.Switching == Wormhole {
+		need = 1
 	}
-	dv := &e.vcs[ps.down+int32(c.VC)]
-	if c.Bubble {
+	if bubble {
 		need *= 2
 	}
 	return e.free(dv) >= need && dv.qLen < dv.qCap
@@ -856,7 +909,14 @@ func (e *Engine) start(base, np int, r request) {
 		e.m.ejectAll += L
 	}
 	e.m.channel(out, now, L)
-	e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
+	// The credits start returning at now+back. A one-cycle return (the default) ends
+	// the previous ramp before this departure, so the ramp can be set now; a longer
+	// one might not, and waits for its event.
+	if ip.back == 1 {
+		e.startRamp(r.ivc, now+1)
+	} else {
+		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
+	}
 	e.lastMove = now + L - 1
 	e.popHead(r.ivc, now+L)
 }

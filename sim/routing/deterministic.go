@@ -123,11 +123,11 @@ func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candid
 // by port in.
 func (r *Deterministic) Next(s, in, dst int) Candidate {
 	hop := r.dor.Next(s, dst)
-	c := Candidate{Port: int16(hop.Port)}
+	c := Candidate{Port: hop.Port}
 	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c
 	}
-	inDim := int(r.inDim[r.dor.net.PortID(s, in)])
+	inDim := r.inDim[r.dor.net.PortID(s, in)]
 	sameRing := inDim >= 0 && inDim == hop.Dim
 	if hop.Kind == topology.External {
 		switch {

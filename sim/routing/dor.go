@@ -1,6 +1,10 @@
 package routing
 
-import "github.com/twintorus/twintorus/sim/topology"
+import (
+	"math/bits"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
 
 // Tie is the direction DOR takes in a ring when both ways are equally short
 // (distance k/2 with k even).
@@ -49,11 +53,28 @@ type DOR struct {
 	digits []uint16 // the network's coordinate table
 	radix  []int
 	dims   int
+	// packed[node] holds a node's coordinates one byte each, when every radix is at
+	// most 256: the first dimension in which two nodes differ is then the lowest
+	// non-zero byte of the XOR of their words.
+	packed []uint64
 }
 
 // NewDOR makes DOR (DORT on twin tori) for a network.
 func NewDOR(net *topology.Network, tie Tie) *DOR {
-	return &DOR{net: net, tie: tie, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
+	r := &DOR{net: net, tie: tie, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
+	small := true
+	for _, k := range r.radix {
+		small = small && k <= 256
+	}
+	if small {
+		r.packed = make([]uint64, net.Nodes())
+		for o := range r.packed {
+			for d := 0; d < r.dims; d++ {
+				r.packed[o] |= uint64(r.digits[o*r.dims+d]) << (8 * d)
+			}
+		}
+	}
+	return r
 }
 
 // Network is the network the routing was made for.
@@ -64,10 +85,10 @@ func (r *DOR) Network() *topology.Network { return r.net }
 // destination PE or by a terminal port). Up says the destination's digit in Dim is
 // greater than the current one: the dateline class of the hop.
 type Hop struct {
-	Port int
+	Port int16
 	Kind topology.PortKind
-	Dim  int
-	Dir  int
+	Dim  int8
+	Dir  int8
 	Up   bool
 }
 
@@ -78,23 +99,27 @@ func (r *DOR) Next(s, dst int) Hop {
 	dsw := int(at.Switch)
 	cur, dn := net.Node(s), net.Node(dsw)
 	if cur != dn {
-		ci, di := cur*r.dims, dn*r.dims
-		for d := 0; d < r.dims; d++ {
-			c, t := int(r.digits[ci+d]), int(r.digits[di+d])
-			if c == t {
-				continue
+		var d, c, t int
+		if r.packed != nil {
+			pc, pd := r.packed[cur], r.packed[dn]
+			d = bits.TrailingZeros64(pc^pd) / 8
+			c, t = int(pc>>(8*d))&0xff, int(pd>>(8*d))&0xff
+		} else {
+			ci, di := cur*r.dims, dn*r.dims
+			for d = 0; r.digits[ci+d] == r.digits[di+d]; d++ {
 			}
-			dir := Direction(c, t, r.radix[d], r.tie, r.mesh)
-			if p := net.DimPort(s, d, dir); p >= 0 {
-				return Hop{Port: p, Kind: topology.External, Dim: d, Dir: dir, Up: t > c}
-			}
-			return Hop{Port: net.InternalPort(s), Kind: topology.Internal, Dim: d, Dir: dir, Up: t > c}
+			c, t = int(r.digits[ci+d]), int(r.digits[di+d])
 		}
+		dir := Direction(c, t, r.radix[d], r.tie, r.mesh)
+		if p := net.DimPort(s, d, dir); p >= 0 {
+			return Hop{Port: int16(p), Kind: topology.External, Dim: int8(d), Dir: int8(dir), Up: t > c}
+		}
+		return Hop{Port: int16(net.InternalPort(s)), Kind: topology.Internal, Dim: int8(d), Dir: int8(dir), Up: t > c}
 	}
 	if s == dsw {
-		return Hop{Port: int(at.Port), Kind: topology.Terminal, Dim: -1}
+		return Hop{Port: at.Port, Kind: topology.Terminal, Dim: -1}
 	}
-	return Hop{Port: net.InternalPort(s), Kind: topology.Internal, Dim: -1}
+	return Hop{Port: int16(net.InternalPort(s)), Kind: topology.Internal, Dim: -1}
 }
 
 // Path appends to buf the (switch, output port) hops of the DOR route from terminal src
@@ -103,11 +128,11 @@ func (r *DOR) Path(src, dst int, buf []Step) []Step {
 	s := int(r.net.Attachment(src).Switch)
 	for {
 		h := r.Next(s, dst)
-		buf = append(buf, Step{Switch: s, Port: h.Port})
+		buf = append(buf, Step{Switch: s, Port: int(h.Port)})
 		if h.Kind == topology.Terminal {
 			return buf
 		}
-		s = int(r.net.Port(s, h.Port).Peer)
+		s = int(r.net.Port(s, int(h.Port)).Peer)
 	}
 }
 
