@@ -28,6 +28,16 @@ func (s Switching) String() string {
 	return "vct"
 }
 
+// MarshalText writes "vct" or "wormhole".
+func (s Switching) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads "vct" or "wormhole".
+func (s *Switching) UnmarshalText(b []byte) error {
+	v, err := ParseSwitching(string(b))
+	*s = v
+	return err
+}
+
 // ParseSwitching reads "vct" or "wormhole".
 func ParseSwitching(s string) (Switching, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -47,6 +57,25 @@ type Buffer struct {
 
 func (b Buffer) String() string { return fmt.Sprintf("%dx%d", b.VCs, b.Flits) }
 
+// MarshalText writes "VCSxFLITS", or "" for the default split.
+func (b Buffer) MarshalText() ([]byte, error) {
+	if b == (Buffer{}) {
+		return nil, nil
+	}
+	return []byte(b.String()), nil
+}
+
+// UnmarshalText reads "VCSxFLITS"; "" or "default" is the default split.
+func (b *Buffer) UnmarshalText(t []byte) error {
+	if s := strings.TrimSpace(string(t)); s == "" || s == "default" {
+		*b = Buffer{}
+		return nil
+	}
+	v, err := ParseBuffer(string(t))
+	*b = v
+	return err
+}
+
 // ParseBuffer reads "VCSxFLITS", e.g. "4x32".
 func ParseBuffer(s string) (Buffer, error) {
 	v, f, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
@@ -63,30 +92,32 @@ func ParseBuffer(s string) (Buffer, error) {
 // delay), so a zero Params is not the default model. Two fields do fall back when
 // zero: InternalLatency (to LinkLatency) and the buffers (to the papers' split).
 type Params struct {
-	Switching   Switching
-	PacketFlits int // flits per packet (4)
-	LinkLatency int // cycles per external or terminal link (1)
+	Switching   Switching `yaml:"switching" json:"switching"`
+	PacketFlits int       `yaml:"packet_flits" json:"packet_flits"` // flits per packet (4)
+	LinkLatency int       `yaml:"link_latency" json:"link_latency"` // cycles per external or terminal link (1)
 	// InternalLatency is the latency of the internal link of twin tori (LinkLatency).
-	InternalLatency int
-	RoutingDelay    int // cycles from a head's arrival to its departure (1)
+	InternalLatency int `yaml:"internal_latency" json:"internal_latency"`
+	RoutingDelay    int `yaml:"routing_delay" json:"routing_delay"` // cycles from a head's arrival to its departure (1)
 	// Buffers per input port class; zero means the papers' split of PortFlits.
-	Terminal, External, Internal Buffer
-	PortFlits                    int // flits per input port for the default split (128)
+	Terminal  Buffer `yaml:"terminal_buffer" json:"terminal_buffer"`
+	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
+	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
+	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
 
-	Load    float64 // offered load, flits/cycle/PE
-	Warmup  int64   // cycles before measuring (5000)
-	Measure int64   // cycles measured (20000)
-	Seed    uint64  // random seed (1)
+	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
+	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
+	Measure int64   `yaml:"measure" json:"measure"` // cycles measured (20000)
+	Seed    uint64  `yaml:"seed" json:"seed"`       // random seed (1)
 
 	// Watchdog is the number of cycles without any flit moving, while packets are in
 	// the network, after which the run stops and reports a deadlock (10000); zero or
 	// negative disables it.
-	Watchdog int64
+	Watchdog int64 `yaml:"watchdog" json:"watchdog"`
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
-	SaturationTolerance float64
+	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance"`
 	// Channels keeps per-channel flit counts for utilisation maps.
-	Channels bool
+	Channels bool `yaml:"channels" json:"channels"`
 }
 
 // Defaults are the MODEL.md defaults.
