@@ -5,4 +5,96 @@
 //
 // It builds engines from topology, routing and traffic; it never changes how a run
 // behaves.
+//
+// # Specs
+//
+// A Spec is an experiment: axes that expand into curves, shared engine parameters, a
+// load axis, replications and the metrics to summarise. In YAML (ParseSpec, ReadSpec):
+//
+//	name: fig7                               # a label
+//	topologies: [twin:4x4x4/A, twin:4x4x4/D] # topology spec strings
+//	routing: dort                            # optional: dor or dort; default by family
+//	deadlock: [bubble, vc]                   # default bubble
+//	tie: plus                                # DOR at distance k/2: plus (default) or minus
+//	traffic: uniform                         # traffic.Grammar patterns; default uniform
+//	sizes: ["1", "70%x1,30%x3"]              # message sizes in packets; default 1
+//	engine:                                  # engine.Params by YAML name; default engine.Defaults()
+//	  warmup: 5000
+//	  measure: 20000
+//	loads: [0.05, 0.1, 0.15]                 # offered loads, flits/cycle/PE
+//	seeds: 30                                # replications per point; default 1
+//	seed: 1                                  # replication r runs with seed seed+r; default 1
+//	metrics: [accepted, latency_network_mean] # summarised; default DefaultMetrics()
+//
+// Every axis takes one value or a list. The curves are the product of the axes, in the
+// order above, the last varying fastest; each curve runs at every load with every
+// seed. Instead of a list, the load axis may be a saturation search:
+//
+//	loads:
+//	  auto: {from: 0.05, step: 0.05, max: 1, refine: 3}
+//
+// which climbs from `from` by `step` until at least half of a load's replications
+// saturate, then bisects `refine` times between the last load below saturation and
+// the first above (see AutoSearch). Decoding is strict: an unknown key, a key given
+// twice, a value of the wrong type, an empty list, an unknown topology, pattern or
+// metric, an impossible combination (dort on a torus, bubble without virtual
+// cut-through) or an empty load axis is a *SpecError with file, line and key, found
+// before anything runs.
+//
+// # Replications and summaries
+//
+// Replication r of every point runs with engine seed Seed+r: curves share their seeds
+// (common random numbers), and a point's seeds do not depend on what else the spec
+// holds. Summarize groups records by curve and load and gives, per metric, the mean,
+// the sample standard deviation and the 95 % confidence interval of the mean with
+// Student's t (gonum's stat and distuv); replications where a metric is NaN (no packet
+// delivered) are left out of its N. A curve's saturation load is the lowest load at
+// which at least half of the replications saturated (Result.Saturated); its
+// saturation throughput is the highest mean accepted traffic over its loads, with
+// that load's confidence interval (Saturations).
+//
+// # Results store
+//
+// Run stores one Record per (point, seed) in a directory (Store): a JSON file named by
+// the point's content hash, Point.Key, holding the point, seed, the full spec that
+// made it and its hash, the project version (internal/version), ModelVersion, the
+// engine.Result and a SHA-256 of the record. Files are written to a temporary name,
+// synced and renamed, so a crash never leaves a partial record under a real name; a
+// record that is truncated, altered or misnamed fails its checksum or key check, and
+// a sweep recomputes it while Load lists it rather than merging it. A re-run finds
+// what is stored and runs only the rest, so a sweep killed at any moment loses only
+// the simulations in flight.
+//
+// The key hashes the canonical point (canonical topology, routing, scheme, tie,
+// pattern and sizes strings; load and seed included) and ModelVersion. It leaves out
+// the spec, so specs that share points share records, and the project version, so a
+// release that does not change the model keeps its results: bump ModelVersion when a
+// change alters results. Fields at their zero value are left out of the hash, so a new
+// engine parameter whose zero value keeps the old behaviour keeps every key.
+//
+// # Running
+//
+// Run runs a spec on a pool of Options.Workers goroutines (one per CPU by default).
+// A run is deterministic, and records are ordered by the spec, not by completion, so
+// results and tables are identical whatever the worker count. Options.Progress
+// reports (done, total) for progress bars (kernel.Progress in notebooks, a terminal
+// bar in the CLI); cancelling the context stops the run with every finished record
+// kept. With an automatic load search, the curves' searches advance together, one
+// load per round, and the round's replications of every curve run in parallel.
+//
+// # Slurm
+//
+// Options.Shard runs one share of a sweep, as one task of a Slurm job array does;
+// SlurmJob writes the job array's sbatch script (task i of N runs shard i/N into the
+// shared store) and SubmitSlurm submits it. Simulation i of a sweep with fixed loads,
+// in canonical order, belongs to shard i mod N; with a load search, curve i does.
+//
+// # Tables
+//
+// WriteCSV and WriteParquet write one row per record (Row: the point's axes, load,
+// seed and the result's figures; not wall time), sorted canonically so that equal
+// sweeps give byte-identical files. WriteSummaryCSV and WriteSaturationCSV write the
+// summaries. For notebooks, Load reads a store and Lines turns summaries into one
+// line per curve with plain fields (load, mean, CI low and high) for the plots
+// package.
 package experiment

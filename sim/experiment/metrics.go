@@ -1,0 +1,81 @@
+package experiment
+
+import "github.com/twintorus/twintorus/sim/engine"
+
+// metric is one number read from a run's result, summarised over replications.
+type metric struct {
+	name string
+	get  func(*engine.Result) float64
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// metrics are the metrics a spec may ask for, by CSV column name. Flags (saturated,
+// deadlocked) summarise as the share of replications that raised them.
+var metrics = []metric{
+	{"offered", func(r *engine.Result) float64 { return r.Offered }},
+	{"accepted", func(r *engine.Result) float64 { return r.Accepted }},
+	{"latency_network_mean", func(r *engine.Result) float64 { return r.LatencyNetwork.Mean }},
+	{"latency_network_p50", func(r *engine.Result) float64 { return r.LatencyNetwork.P50 }},
+	{"latency_network_p90", func(r *engine.Result) float64 { return r.LatencyNetwork.P90 }},
+	{"latency_network_p99", func(r *engine.Result) float64 { return r.LatencyNetwork.P99 }},
+	{"latency_network_max", func(r *engine.Result) float64 { return r.LatencyNetwork.Max }},
+	{"latency_e2e_mean", func(r *engine.Result) float64 { return r.LatencyE2E.Mean }},
+	{"latency_e2e_p50", func(r *engine.Result) float64 { return r.LatencyE2E.P50 }},
+	{"latency_e2e_p90", func(r *engine.Result) float64 { return r.LatencyE2E.P90 }},
+	{"latency_e2e_p99", func(r *engine.Result) float64 { return r.LatencyE2E.P99 }},
+	{"latency_e2e_max", func(r *engine.Result) float64 { return r.LatencyE2E.Max }},
+	{"latency_message_mean", func(r *engine.Result) float64 { return r.LatencyMessage.Mean }},
+	{"latency_message_p50", func(r *engine.Result) float64 { return r.LatencyMessage.P50 }},
+	{"latency_message_p90", func(r *engine.Result) float64 { return r.LatencyMessage.P90 }},
+	{"latency_message_p99", func(r *engine.Result) float64 { return r.LatencyMessage.P99 }},
+	{"latency_message_max", func(r *engine.Result) float64 { return r.LatencyMessage.Max }},
+	{"hops", func(r *engine.Result) float64 { return r.Hops }},
+	{"saturated", func(r *engine.Result) float64 { return b2f(r.Saturated) }},
+	{"deadlocked", func(r *engine.Result) float64 { return b2f(r.Deadlock != nil) }},
+	{"flit_hops", func(r *engine.Result) float64 { return float64(r.FlitHops) }},
+	{"packets_generated", func(r *engine.Result) float64 { return float64(r.PacketsGenerated) }},
+	{"packets_delivered", func(r *engine.Result) float64 { return float64(r.PacketsDelivered) }},
+	{"external_util_mean", func(r *engine.Result) float64 { return r.ExternalUtilMean }},
+	{"external_util_max", func(r *engine.Result) float64 { return r.ExternalUtilMax }},
+	{"internal_util_mean", func(r *engine.Result) float64 { return r.InternalUtilMean }},
+	{"internal_util_max", func(r *engine.Result) float64 { return r.InternalUtilMax }},
+}
+
+// MetricNames lists the metrics a spec may ask for.
+func MetricNames() []string {
+	names := make([]string, len(metrics))
+	for i, m := range metrics {
+		names[i] = m.name
+	}
+	return names
+}
+
+// DefaultMetrics are summarised when a spec names none: traffic, mean latencies,
+// hops and the share of saturated replications.
+func DefaultMetrics() []string {
+	return []string{"offered", "accepted", "latency_network_mean", "latency_e2e_mean", "hops", "saturated"}
+}
+
+func metricByName(name string) (metric, bool) {
+	for _, m := range metrics {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return metric{}, false
+}
+
+// Metric reads a named metric from a result: ok is false for an unknown name.
+func Metric(r *engine.Result, name string) (v float64, ok bool) {
+	m, ok := metricByName(name)
+	if !ok || r == nil {
+		return 0, false
+	}
+	return m.get(r), true
+}

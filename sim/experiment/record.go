@@ -1,0 +1,191 @@
+package experiment
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/twintorus/twintorus/sim/engine"
+)
+
+// RecordFormat names the layout of a record file; a reader refuses any other.
+const RecordFormat = "twintorus-record/1"
+
+// Record is the result of one simulation, (point, seed), with its provenance. It is
+// what a results store keeps, one file per record.
+type Record struct {
+	Key      string `json:"key"`       // Point.Key(): the record's name in the store
+	Model    int    `json:"model"`     // ModelVersion that produced it
+	Version  string `json:"version"`   // project version (internal/version) that produced it
+	SpecHash string `json:"spec_hash"` // Spec.Hash() of the spec that produced it
+	Spec     Spec   `json:"spec"`      // that spec, defaults filled in
+	Curve    string `json:"curve"`     // the curve's label
+	// Replication is r in Seed+r; the point's engine seed is the seed it ran with.
+	Replication int            `json:"replication"`
+	Point       Point          `json:"point"`
+	Result      *engine.Result `json:"-"` // stored as "result", with NaN as null (see below)
+	Host        string         `json:"host,omitempty"`
+	Time        time.Time      `json:"time"` // when it finished
+}
+
+// recordJSON carries the result through encoding/json, which rejects NaN: a run with
+// no packet in the window has NaN latencies, and hops per packet NaN.
+type recordJSON struct {
+	Record
+	Result json.RawMessage `json:"result"`
+}
+
+// recordFile is the on-disk envelope: the record's exact bytes and their SHA-256, so
+// that a truncated or altered file is detected rather than merged.
+type recordFile struct {
+	Format string          `json:"format"`
+	SHA256 string          `json:"sha256"`
+	Record json.RawMessage `json:"record"`
+}
+
+// Marshal encodes the record as its file: one line of JSON, the envelope around the
+// record with its checksum.
+func (r *Record) Marshal() ([]byte, error) {
+	if r.Result == nil {
+		return nil, fmt.Errorf("record %s has no result", r.Key)
+	}
+	res, err := json.Marshal(nanToNull(reflect.ValueOf(r.Result)))
+	if err != nil {
+		return nil, fmt.Errorf("encode result of %s: %w", r.Key, err)
+	}
+	body, err := json.Marshal(recordJSON{Record: *r, Result: res})
+	if err != nil {
+		return nil, fmt.Errorf("encode record %s: %w", r.Key, err)
+	}
+	sum := sha256.Sum256(body)
+	// Written by hand so that the record's bytes are exactly the ones hashed.
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"format":%q,"sha256":%q,"record":`, RecordFormat, hex.EncodeToString(sum[:]))
+	b.Write(body)
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// UnmarshalRecord decodes a record file and checks it: format, checksum, and that the
+// key it claims is the key of its point under the current ModelVersion. A record of
+// another model version fails with ErrStale.
+func UnmarshalRecord(data []byte) (*Record, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty file (truncated)")
+	}
+	var f recordFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("not a valid record file (truncated?): %w", err)
+	}
+	if f.Format != RecordFormat {
+		return nil, fmt.Errorf("format %q, want %q", f.Format, RecordFormat)
+	}
+	sum := sha256.Sum256(f.Record)
+	if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
+		return nil, fmt.Errorf("checksum mismatch: the record's SHA-256 is %.12s…, the file says %.12s…", got, f.SHA256)
+	}
+	var rj recordJSON
+	if err := json.Unmarshal(f.Record, &rj); err != nil {
+		return nil, fmt.Errorf("record body: %w", err)
+	}
+	r := rj.Record
+	if len(rj.Result) == 0 || string(rj.Result) == "null" {
+		return nil, errors.New("record has no result")
+	}
+	r.Result = new(engine.Result)
+	fillNaN(reflect.ValueOf(r.Result).Elem())
+	if err := json.Unmarshal(rj.Result, r.Result); err != nil {
+		return nil, fmt.Errorf("record result: %w", err)
+	}
+	if r.Model != ModelVersion {
+		return &r, fmt.Errorf("%w: made under model version %d, this is %d", ErrStale, r.Model, ModelVersion)
+	}
+	if k := r.Point.Key(); r.Key != k {
+		return nil, fmt.Errorf("key mismatch: the record says %.12s…, its point hashes to %.12s…", r.Key, k)
+	}
+	return &r, nil
+}
+
+// ErrStale marks a record made under another ModelVersion: valid, but not comparable
+// with results of this version.
+var ErrStale = errors.New("stale record")
+
+// nanToNull turns v into a value encoding/json can write: structs become maps by their
+// json names, and NaN or infinite floats become null. It follows encoding/json's
+// rules for the types a Result holds: tags, omitempty, "-", pointers and slices.
+func nanToNull(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil
+		}
+		return f
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return nanToNull(v.Elem())
+	case reflect.Slice:
+		if v.IsNil() {
+			return nil
+		}
+		fallthrough
+	case reflect.Array:
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = nanToNull(v.Index(i))
+		}
+		return out
+	case reflect.Struct:
+		if v.CanInterface() {
+			if _, ok := v.Interface().(json.Marshaler); ok {
+				return v.Interface()
+			}
+		}
+		out := map[string]any{}
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" && opts == "" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fv := v.Field(i)
+			if strings.Contains(opts, "omitempty") && fv.IsZero() {
+				continue
+			}
+			out[name] = nanToNull(fv)
+		}
+		return out
+	}
+	return v.Interface()
+}
+
+// fillNaN sets every float of a struct (nested structs included, not behind pointers
+// or in slices) to NaN, so that the nulls nanToNull wrote decode back as NaN.
+func fillNaN(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(math.NaN())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillNaN(v.Field(i))
+			}
+		}
+	}
+}

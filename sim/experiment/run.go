@@ -1,0 +1,393 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twintorus/twintorus/internal/version"
+)
+
+// Options control how Run runs a sweep. Only Out is required.
+type Options struct {
+	// Out is the results store directory; it is created if needed.
+	Out string
+	// Workers is the number of simulations run at once; 0 means one per CPU
+	// (runtime.GOMAXPROCS). Results do not depend on it.
+	Workers int
+	// Shard restricts the run to one share of the sweep, as a Slurm array task does.
+	Shard Shard
+	// Progress, when set, is called with the number of simulations done and the
+	// number this run will make: at the start with done = 0, then after each one.
+	// Records already in the store are not counted. Under an automatic load search
+	// total is an upper bound that shrinks as curves finish. Calls come from one
+	// goroutine at a time, in order.
+	Progress func(done, total int)
+	// Log receives warnings, one line each: corrupt records found and recomputed.
+	// Nil discards them.
+	Log io.Writer
+	// OnRecord, when set, is called with each record this run simulated, once it is
+	// stored. Calls come from one goroutine at a time.
+	OnRecord func(*Record)
+}
+
+// Shard is share Index of Count of a sweep (0 ≤ Index < Count). With fixed loads the
+// sweep's simulations, in canonical order, are dealt round-robin: simulation i belongs
+// to shard i mod Count. With an automatic load search whole curves are dealt, since a
+// curve's search is sequential. The zero Shard is the whole sweep.
+type Shard struct{ Index, Count int }
+
+// ParseShard reads "I/N", e.g. "3/8".
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	idx, err1 := strconv.Atoi(i)
+	cnt, err2 := strconv.Atoi(n)
+	sh := Shard{Index: idx, Count: cnt}
+	if !ok || err1 != nil || err2 != nil || sh.check() != nil {
+		return Shard{}, fmt.Errorf("shard %q: write I/N with 0 <= I < N, e.g. 0/4", s)
+	}
+	return sh, nil
+}
+
+func (s Shard) check() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
+		return fmt.Errorf("shard %d/%d: want 0 <= index < count", s.Index, s.Count)
+	}
+	return nil
+}
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+func (s Shard) owns(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
+
+// Results is what Run did.
+type Results struct {
+	Spec   Spec    // defaults filled in
+	Curves []Curve // every curve of the spec, this shard's or not
+	// Records are this run's records, found in the store or simulated now: by curve
+	// in spec order, then load (as listed, or in search order), then replication.
+	Records    []Record
+	Stored     int // records found in the store
+	Simulated  int // simulations run
+	Recomputed int // of which: records that were in the store but corrupt
+	Elapsed    time.Duration
+}
+
+// Summaries summarises the records; see Summarize.
+func (r *Results) Summaries(metrics ...string) []Summary { return Summarize(r.Records, metrics...) }
+
+// Saturations reports each curve's saturation load and throughput; see Saturations.
+func (r *Results) Saturations() []Saturation { return Saturations(r.Records) }
+
+// Run runs a sweep: it validates the spec (nothing runs if it is wrong), expands it
+// into simulations, takes those already in the results store, runs the others on
+// Options.Workers goroutines and stores each result as soon as it is known. Killed at
+// any moment, it loses at most the simulations in flight; run again, it runs only
+// what is missing. Cancelling ctx stops it within a few thousand simulated cycles,
+// with every finished record stored; the error then wraps ctx.Err(), and Results
+// holds what was done.
+func Run(ctx context.Context, spec Spec, opt Options) (*Results, error) {
+	start := time.Now()
+	curves, err := spec.Curves()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Workers < 0 {
+		return nil, fmt.Errorf("workers %d: want 0 (one per CPU) or more", opt.Workers)
+	}
+	if err := opt.Shard.check(); err != nil {
+		return nil, err
+	}
+	if opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	store, err := OpenStore(opt.Out)
+	if err != nil {
+		return nil, err
+	}
+	store.removeStaleTemps()
+	spec = spec.withDefaults()
+	if _, err := store.SaveSpec(spec); err != nil {
+		return nil, err
+	}
+	stored := spec
+	stored.src = nil
+	host, _ := os.Hostname()
+	r := &runner{spec: stored, hash: spec.Hash(), curves: curves, store: store, opt: opt, host: host, version: version.String(),
+		res: &Results{Spec: stored, Curves: curves}}
+	if spec.Loads.Auto != nil {
+		err = r.auto(ctx)
+	} else {
+		err = r.fixed(ctx)
+	}
+	r.res.Elapsed = time.Since(start)
+	return r.res, err
+}
+
+type runner struct {
+	spec    Spec
+	hash    string
+	curves  []Curve
+	store   *Store
+	opt     Options
+	host    string
+	version string
+	res     *Results
+
+	done, total int // simulations, for Progress
+}
+
+func (r *runner) progress() {
+	if r.opt.Progress != nil {
+		r.opt.Progress(r.done, r.total)
+	}
+}
+
+// fixed runs the sweep's simulations at fixed loads.
+func (r *runner) fixed(ctx context.Context) error {
+	var jobs []job
+	for i, j := range r.spec.jobs(r.curves) {
+		if r.opt.Shard.owns(i) {
+			jobs = append(jobs, j)
+		}
+	}
+	recs := make([]*Record, len(jobs))
+	todo := r.resolve(jobs, recs)
+	r.total = len(todo)
+	r.progress()
+	err := r.simulate(ctx, jobs, todo, recs)
+	r.keep(recs)
+	return err
+}
+
+// search is the state of one curve's automatic load search.
+type search struct {
+	curve   Curve
+	coarse  int     // index of the current coarse load: From + coarse·Step
+	lo, hi  float64 // highest load that did not saturate (0 if none), lowest that did (NaN until found)
+	refined int     // bisection steps scheduled
+	next    float64 // load to run next
+	done    bool
+	records []Record
+}
+
+// auto runs each curve's saturation search, all curves' current loads at once.
+func (r *runner) auto(ctx context.Context) error {
+	a := *r.spec.Loads.Auto
+	var searches []*search
+	for _, c := range r.curves {
+		if r.opt.Shard.owns(c.Index) {
+			searches = append(searches, &search{curve: c, hi: math.NaN(), next: roundLoad(a.From)})
+		}
+	}
+	defer func() {
+		for _, s := range searches {
+			r.res.Records = append(r.res.Records, s.records...)
+		}
+	}()
+	for {
+		var active []*search
+		var jobs []job
+		for _, s := range searches {
+			if !s.done {
+				active = append(active, s)
+				jobs = append(jobs, r.spec.jobsAt(s.curve, s.next)...)
+			}
+		}
+		if len(active) == 0 {
+			return nil
+		}
+		recs := make([]*Record, len(jobs))
+		todo := r.resolve(jobs, recs)
+		later := 0
+		for _, s := range active {
+			later += s.remaining(a) - 1
+		}
+		r.total = r.done + len(todo) + later*r.spec.Seeds
+		r.progress()
+		err := r.simulate(ctx, jobs, todo, recs)
+		for i, s := range active {
+			sat := 0
+			for _, rec := range recs[i*r.spec.Seeds : (i+1)*r.spec.Seeds] {
+				if rec != nil {
+					s.records = append(s.records, *rec)
+					if rec.Result.Saturated {
+						sat++
+					}
+				}
+			}
+			if err == nil {
+				s.advance(a, 2*sat >= r.spec.Seeds)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// advance records whether the current load saturated and picks the next one.
+func (s *search) advance(a AutoSearch, saturated bool) {
+	load := s.next
+	if math.IsNaN(s.hi) && !saturated { // still climbing
+		s.lo = load
+		s.coarse++
+		if s.next = roundLoad(a.From + float64(s.coarse)*a.Step); s.next > a.Max+1e-9 {
+			s.done = true
+		}
+		return
+	}
+	if saturated {
+		s.hi = load
+	} else {
+		s.lo = load
+	}
+	mid := roundLoad((s.lo + s.hi) / 2)
+	if s.refined >= a.Refine || mid <= s.lo || mid >= s.hi {
+		s.done = true
+		return
+	}
+	s.next, s.refined = mid, s.refined+1
+}
+
+// remaining bounds the loads the search will still run, the current one included.
+func (s *search) remaining(a AutoSearch) int {
+	if !math.IsNaN(s.hi) {
+		return a.Refine - s.refined + 1
+	}
+	return int(math.Floor((a.Max-s.next)/a.Step+1e-9)) + 1 + a.Refine
+}
+
+// roundLoad rounds a search load to 1e-6, so that it prints and hashes the same.
+func roundLoad(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+// resolve fills recs with the records already stored and returns the indices of the
+// jobs to run. Corrupt records are reported and run again.
+func (r *runner) resolve(jobs []job, recs []*Record) (todo []int) {
+	for i, j := range jobs {
+		rec, err := r.store.Get(j.key)
+		if err != nil {
+			fmt.Fprintf(r.opt.Log, "experiment: %v; recomputing it\n", err)
+			r.res.Recomputed++
+		}
+		if rec == nil {
+			todo = append(todo, i)
+			continue
+		}
+		recs[i] = rec
+		r.res.Stored++
+	}
+	return todo
+}
+
+func (r *runner) keep(recs []*Record) {
+	for _, rec := range recs {
+		if rec != nil {
+			r.res.Records = append(r.res.Records, *rec)
+		}
+	}
+}
+
+// simulate runs jobs[i] for i in todo on the worker pool, storing each record.
+func (r *runner) simulate(parent context.Context, jobs []job, todo []int, recs []*Record) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	type outcome struct {
+		i   int
+		rec *Record
+		err error
+	}
+	feed := make(chan int)
+	out := make(chan outcome)
+	var wg sync.WaitGroup
+	for range min(r.opt.Workers, len(todo)) {
+		wg.Go(func() {
+			for i := range feed {
+				rec, err := r.one(ctx, jobs[i])
+				out <- outcome{i, rec, err}
+			}
+		})
+	}
+	go func() {
+		defer close(feed)
+		for _, i := range todo {
+			select {
+			case feed <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	var first error
+	completed := 0
+	for o := range out {
+		if o.err != nil {
+			if first == nil {
+				first = o.err
+				cancel()
+			}
+			continue
+		}
+		recs[o.i] = o.rec
+		completed++
+		r.res.Simulated++
+		r.done++
+		r.progress()
+		if r.opt.OnRecord != nil {
+			r.opt.OnRecord(o.rec)
+		}
+	}
+	if err := parent.Err(); err != nil && completed < len(todo) {
+		return fmt.Errorf("sweep stopped after %d simulations (each one finished is stored; run again to resume): %w", r.done, err)
+	}
+	return first
+}
+
+// one runs one simulation and stores its record.
+func (r *runner) one(ctx context.Context, j job) (*Record, error) {
+	c := r.curves[j.curve]
+	what := func() string { return fmt.Sprintf("%s at load %g, seed %d", c.Name, j.point.Load, j.point.Seed) }
+	e, err := j.point.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what(), err)
+	}
+	res, err := e.Run(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", what(), err)
+	}
+	rec := &Record{Key: j.key, Model: ModelVersion, Version: r.version, SpecHash: r.hash, Spec: r.spec, Curve: c.Name,
+		Replication: j.rep, Point: j.point, Result: res, Host: r.host, Time: time.Now().UTC()}
+	if err := r.store.Put(rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}

@@ -1,0 +1,406 @@
+package experiment
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+	"github.com/twintorus/twintorus/sim/traffic"
+)
+
+// Limits that keep a typo from expanding into a sweep nobody meant.
+const (
+	MaxSeeds = 10000   // replications per point
+	MaxJobs  = 1 << 24 // simulations in one spec with fixed loads
+	MaxLoads = 10000   // loads on the fixed axis
+)
+
+// Spec is an experiment as data: axes that expand into curves (topologies × routing ×
+// deadlock schemes × tie rules × traffic patterns × message sizes), shared engine
+// parameters, the load axis, the replications and the metrics to summarise. Read one
+// with ParseSpec or ReadSpec, or start from NewSpec. See the package documentation for
+// the YAML form.
+type Spec struct {
+	// Name labels the experiment (Slurm job names, reports); it does not change results.
+	Name       string   `yaml:"name,omitempty" json:"name,omitempty"`
+	Topologies []string `yaml:"topologies" json:"topologies"`
+	// Routing lists routing names (dor, dort); empty means the family's default.
+	Routing  []string `yaml:"routing,omitempty" json:"routing,omitempty"`
+	Deadlock []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
+	Tie      []string `yaml:"tie" json:"tie"`           // plus, minus
+	Traffic  []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
+	Sizes    []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Engine holds the engine parameters shared by every point. Its Load and Seed are
+	// ignored: the load axis and Seed/Seeds set them.
+	Engine engine.Params `yaml:"engine" json:"engine"`
+	Loads  Loads         `yaml:"loads" json:"loads"`
+	// Seeds is the number of replications per point; replication r runs with engine
+	// seed Seed+r, so every point of a spec shares the same seeds.
+	Seeds   int      `yaml:"seeds" json:"seeds"`
+	Seed    uint64   `yaml:"seed" json:"seed"`
+	Metrics []string `yaml:"metrics" json:"metrics"` // summarised with mean and 95 % CI
+
+	src *source // where the spec was read from, for error positions; nil for Go values
+}
+
+// Loads is the load axis: a fixed list of offered loads, or an automatic search for
+// the saturation point. Exactly one of Values and Auto is set.
+type Loads struct {
+	Values []float64
+	Auto   *AutoSearch
+}
+
+// AutoSearch finds a curve's saturation load: it runs From, From+Step, From+2·Step, ...
+// up to Max until a load saturates, then bisects Refine times between the last load
+// that did not saturate (0 if none) and the first that did. A load saturates when at
+// least half of its replications report Result.Saturated. Search loads are rounded to
+// 1e-6 so that they print and hash the same everywhere.
+type AutoSearch struct {
+	From   float64 `yaml:"from" json:"from"`
+	Step   float64 `yaml:"step" json:"step"`
+	Max    float64 `yaml:"max" json:"max"`
+	Refine int     `yaml:"refine" json:"refine"`
+}
+
+// DefaultAuto is the search an empty `auto:` block asks for.
+func DefaultAuto() AutoSearch { return AutoSearch{From: 0.05, Step: 0.05, Max: 1, Refine: 3} }
+
+// Fixed is a fixed load axis.
+func Fixed(loads ...float64) Loads { return Loads{Values: loads} }
+
+// Auto is a saturation search.
+func Auto(a AutoSearch) Loads { return Loads{Auto: &a} }
+
+// NewSpec is a spec over the given topologies with the MODEL.md defaults: default
+// routing, bubble flow control, DOR ties to +, uniform traffic, one-packet messages,
+// engine.Defaults(), one replication with seed 1, and DefaultMetrics. Set Loads before
+// using it.
+func NewSpec(topologies ...string) Spec {
+	return Spec{
+		Topologies: topologies,
+		Deadlock:   []string{"bubble"},
+		Tie:        []string{"plus"},
+		Traffic:    []string{"uniform"},
+		Sizes:      []string{"1"},
+		Engine:     engine.Defaults(),
+		Seeds:      1,
+		Seed:       1,
+		Metrics:    DefaultMetrics(),
+	}
+}
+
+// withDefaults fills the axes left empty and clears what the spec does not own.
+func (s Spec) withDefaults() Spec {
+	d := NewSpec()
+	if len(s.Deadlock) == 0 {
+		s.Deadlock = d.Deadlock
+	}
+	if len(s.Tie) == 0 {
+		s.Tie = d.Tie
+	}
+	if len(s.Traffic) == 0 {
+		s.Traffic = d.Traffic
+	}
+	if len(s.Sizes) == 0 {
+		s.Sizes = d.Sizes
+	}
+	if len(s.Metrics) == 0 {
+		s.Metrics = d.Metrics
+	}
+	s.Engine.Load, s.Engine.Seed = 0, 0
+	return s
+}
+
+// Hash is the content hash of the spec, defaults filled in: 64 hex digits. Records
+// carry it as provenance; record keys do not depend on it (two specs that share a
+// point share its records).
+func (s Spec) Hash() string {
+	b, err := json.Marshal(s.withDefaults())
+	if err != nil {
+		// A Spec holds strings, numbers and engine.Params, which always marshal; only
+		// a non-finite load could fail, and hashing it is harmless.
+		b = fmt.Appendf(nil, "%#v", s.withDefaults())
+	}
+	sum := sha256.Sum256(append([]byte("twintorus-spec\n"), b...))
+	return hex.EncodeToString(sum[:])
+}
+
+// Curve is one line of a load sweep: a point with every axis fixed but the load.
+type Curve struct {
+	Index int    // position in the spec's expansion order
+	Name  string // label, e.g. "twin:4x4x4/D bubble uniform"
+	// Key identifies the curve's point without load and seed (16 hex digits); curves
+	// of different specs with equal keys are the same curve.
+	Key   string
+	Point Point // canonical; Load and Seed are zero
+}
+
+// job is one simulation of a sweep: a curve at one load with one seed.
+type job struct {
+	curve int
+	rep   int
+	point Point // canonical, Load and Seed set
+	key   string
+}
+
+// Validate checks the spec as ParseSpec does: every axis value, every combination,
+// every engine parameter and the load axis, without running anything.
+func (s Spec) Validate() error {
+	_, err := s.Curves()
+	return err
+}
+
+// Curves validates the spec and expands its axes into curves, in expansion order:
+// topologies, then routing, deadlock, tie, traffic and sizes, the last varying fastest.
+func (s Spec) Curves() ([]Curve, error) {
+	s = s.withDefaults()
+	if err := s.checkScalars(); err != nil {
+		return nil, err
+	}
+	if len(s.Topologies) == 0 {
+		return nil, s.errAt("topologies", errors.New("no topologies: list at least one, e.g. [twin:4x4x4/D]"))
+	}
+	nets := make([]*topology.Network, len(s.Topologies))
+	for i, t := range s.Topologies {
+		net, err := topology.New(t)
+		if err != nil {
+			return nil, s.errAt(item("topologies", i), err)
+		}
+		if j := slices.IndexFunc(nets[:i], func(n *topology.Network) bool { return n.String() == net.String() }); j >= 0 {
+			return nil, s.errAt(item("topologies", i), fmt.Errorf("%s is listed twice (as topologies[%d])", net, j))
+		}
+		nets[i] = net
+	}
+	schemes := make([]routing.Scheme, len(s.Deadlock))
+	for i, d := range s.Deadlock {
+		v, err := routing.ParseScheme(d)
+		if err != nil {
+			return nil, s.errAt(item("deadlock", i), err)
+		}
+		if slices.Contains(schemes[:i], v) {
+			return nil, s.errAt(item("deadlock", i), fmt.Errorf("%s is listed twice", v))
+		}
+		schemes[i] = v
+	}
+	ties := make([]routing.Tie, len(s.Tie))
+	for i, x := range s.Tie {
+		v, err := ParseTie(x)
+		if err != nil {
+			return nil, s.errAt(item("tie", i), err)
+		}
+		if slices.Contains(ties[:i], v) {
+			return nil, s.errAt(item("tie", i), fmt.Errorf("%q is listed twice", x))
+		}
+		ties[i] = v
+	}
+	sizes := make([]string, len(s.Sizes))
+	for i, z := range s.Sizes {
+		v, err := traffic.ParseSizes(z)
+		if err != nil {
+			return nil, s.errAt(item("sizes", i), err)
+		}
+		if slices.Contains(sizes[:i], v.String()) {
+			return nil, s.errAt(item("sizes", i), fmt.Errorf("%s is listed twice", v))
+		}
+		sizes[i] = v.String()
+		// The largest load must be one the NICs can generate with these sizes.
+		if _, err := traffic.NewInjection(s.maxLoad(), v, max(s.Engine.PacketFlits, 1)); err != nil {
+			return nil, s.errAt(s.maxLoadKey(), fmt.Errorf("with sizes %s: %w", v, err))
+		}
+	}
+	routes := s.Routing
+	if len(routes) == 0 {
+		routes = []string{""}
+	}
+	for i, r := range s.Routing {
+		if strings.TrimSpace(r) == "" {
+			return nil, s.errAt(item("routing", i), errors.New("empty routing name: accepted are dor and dort, or leave routing out for the family's default"))
+		}
+	}
+
+	var curves []Curve
+	seen := map[string]int{}
+	for _, net := range nets {
+		patterns := make([]string, len(s.Traffic))
+		for i, tr := range s.Traffic {
+			pat, err := traffic.ParsePattern(tr, net)
+			if err != nil {
+				return nil, s.errAt(item("traffic", i), fmt.Errorf("on %s: %w", net, err))
+			}
+			if slices.Contains(patterns[:i], pat.Name()) {
+				return nil, s.errAt(item("traffic", i), fmt.Errorf("%s is listed twice", pat.Name()))
+			}
+			patterns[i] = pat.Name()
+		}
+		for ri, r := range routes {
+			name := strings.ToLower(strings.TrimSpace(r))
+			if name == "" {
+				name = routing.Default(net)
+			}
+			if _, err := routing.New(name, net, routing.SchemeBubble, routing.TiePlus); err != nil {
+				return nil, s.errAt(item("routing", ri), err)
+			}
+			for di, scheme := range schemes {
+				for xi := range ties {
+					for _, pat := range patterns {
+						for _, sz := range sizes {
+							p := Point{Topology: net.String(), Routing: name, Deadlock: scheme.String(),
+								Tie: tieName(ties[xi]), Traffic: pat, Sizes: sz, Params: s.Engine}
+							key := p.Key()
+							if j, dup := seen[key]; dup {
+								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
+							}
+							if _, err := p.Build(); err != nil {
+								where := "engine"
+								if !s.has(where) {
+									where = item("deadlock", di)
+								}
+								return nil, s.errAt(where, fmt.Errorf("%s: %w", curveName(p), err))
+							}
+							seen[key] = len(curves)
+							curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
+						}
+					}
+				}
+			}
+		}
+	}
+	if s.Loads.Auto == nil && len(curves)*len(s.Loads.Values)*s.Seeds > MaxJobs {
+		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.Loads.Values), s.Seeds, MaxJobs))
+	}
+	return curves, nil
+}
+
+// checkScalars checks what needs no network: seeds, metrics and the load axis.
+func (s Spec) checkScalars() error {
+	if s.Seeds < 1 || s.Seeds > MaxSeeds {
+		return s.errAt("seeds", fmt.Errorf("%d replications: accepted are 1 to %d", s.Seeds, MaxSeeds))
+	}
+	if s.Seed > math.MaxUint64-uint64(s.Seeds) {
+		return s.errAt("seed", fmt.Errorf("seed %d + %d replications overflows 64 bits", s.Seed, s.Seeds))
+	}
+	for i, m := range s.Metrics {
+		if _, ok := metricByName(m); !ok {
+			return s.errAt(item("metrics", i), fmt.Errorf("unknown metric %q: accepted are %s", m, strings.Join(MetricNames(), ", ")))
+		}
+		if slices.Contains(s.Metrics[:i], m) {
+			return s.errAt(item("metrics", i), fmt.Errorf("%s is listed twice", m))
+		}
+	}
+	l := s.Loads
+	switch {
+	case l.Auto != nil && l.Values != nil:
+		return s.errAt("loads", errors.New("both a list of loads and an automatic search: choose one"))
+	case l.Auto != nil:
+		a := l.Auto
+		switch {
+		case !(a.From > 0) || math.IsInf(a.From, 0):
+			return s.errAt("loads.auto.from", fmt.Errorf("first load %v: accepted is a number above 0", a.From))
+		case !(a.Step > 0) || math.IsInf(a.Step, 0):
+			return s.errAt("loads.auto.step", fmt.Errorf("step %v: accepted is a number above 0", a.Step))
+		case !(a.Max >= a.From) || math.IsInf(a.Max, 0):
+			return s.errAt("loads.auto.max", fmt.Errorf("largest load %v: accepted is a finite number at least from (%v)", a.Max, a.From))
+		case a.Refine < 0 || a.Refine > 30:
+			return s.errAt("loads.auto.refine", fmt.Errorf("%d bisection steps: accepted are 0 to 30", a.Refine))
+		case (a.Max-a.From)/a.Step > MaxLoads:
+			return s.errAt("loads.auto.step", fmt.Errorf("from %v to %v by %v is more than %d loads", a.From, a.Max, a.Step, MaxLoads))
+		}
+	case len(l.Values) == 0:
+		return s.errAt("loads", errors.New("empty load axis: list offered loads in flits/cycle/PE, e.g. [0.1, 0.2, 0.3], or search with {auto: {from: 0.05, step: 0.05}}"))
+	case len(l.Values) > MaxLoads:
+		return s.errAt("loads", fmt.Errorf("%d loads: at most %d", len(l.Values), MaxLoads))
+	default:
+		for i, v := range l.Values {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return s.errAt(item("loads", i), fmt.Errorf("offered load %v: accepted is a finite number above 0 flits/cycle/PE", v))
+			}
+			if slices.Contains(l.Values[:i], v) {
+				return s.errAt(item("loads", i), fmt.Errorf("load %v is listed twice", v))
+			}
+		}
+	}
+	return nil
+}
+
+func (s Spec) maxLoad() float64 {
+	if s.Loads.Auto != nil {
+		return s.Loads.Auto.Max
+	}
+	return slices.Max(s.Loads.Values)
+}
+
+func (s Spec) maxLoadKey() string {
+	if s.Loads.Auto != nil {
+		return "loads.auto.max"
+	}
+	return item("loads", slices.Index(s.Loads.Values, s.maxLoad()))
+}
+
+// jobs expands curves at fixed loads into simulations, in canonical order: curve,
+// then load as listed, then replication.
+func (s Spec) jobs(curves []Curve) []job {
+	var jobs []job
+	for _, c := range curves {
+		for _, load := range s.Loads.Values {
+			jobs = append(jobs, s.jobsAt(c, load)...)
+		}
+	}
+	return jobs
+}
+
+// jobsAt is the replications of one curve at one load.
+func (s Spec) jobsAt(c Curve, load float64) []job {
+	jobs := make([]job, s.Seeds)
+	for r := range jobs {
+		p := c.Point
+		p.Load, p.Seed = load, s.Seed+uint64(r)
+		jobs[r] = job{curve: c.Index, rep: r, point: p, key: p.Key()}
+	}
+	return jobs
+}
+
+func tieName(t routing.Tie) string {
+	if t == routing.TieMinus {
+		return "minus"
+	}
+	return "plus"
+}
+
+// curveName labels a curve by what usually varies: topology, deadlock scheme and
+// traffic, then sizes, tie rule and routing when they are not the defaults.
+func curveName(p Point) string {
+	parts := []string{p.Topology, p.Deadlock, p.Traffic}
+	if p.Sizes != "1" {
+		parts = append(parts, "sizes "+p.Sizes)
+	}
+	if p.Tie != "plus" {
+		parts = append(parts, "tie "+p.Tie)
+	}
+	if def := defaultRouting(p.Topology); p.Routing != def && def != "" {
+		parts = append(parts, p.Routing)
+	}
+	return strings.Join(parts, " ")
+}
+
+// defaultRouting is routing.Default for a topology spec, without building it.
+func defaultRouting(topo string) string {
+	spec, err := topology.Parse(topo)
+	if err != nil {
+		return ""
+	}
+	if spec.Family == topology.FamilyTwin {
+		return "dort"
+	}
+	return "dor"
+}
+
+func item(key string, i int) string { return key + "[" + strconv.Itoa(i) + "]" }
