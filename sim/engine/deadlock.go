@@ -7,9 +7,9 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 )
 
-// Deadlock is a cycle of input channels whose head packets wait on each other: each
-// waits for room in (or for the output held by) the next, and the last waits for the
-// first.
+// Deadlock is a cycle of input channels whose head packets wait on each other for
+// good: each needs room in the next that no credit on its way will make (or, under
+// wormhole, an output held by a stalled packet), and the last waits for the first.
 type Deadlock struct {
 	Cycle    int64            `json:"cycle"` // simulation cycle at which it was detected
 	Channels []WaitingChannel `json:"channels"`
@@ -37,19 +37,28 @@ func (c WaitingChannel) String() string {
 	return fmt.Sprintf("switch %d %v card %d in-port %s vc %d", c.Switch, c.Node, c.Card, c.PortName, c.VC)
 }
 
-// waitsFor is the input VC that the head packet of ivc waits on, or -1.
+// waitsFor is the input VC that the head packet of ivc waits on for good, or -1 when
+// it will move without help: a packet can always be ejected, a busy output frees by
+// itself at the packet level, and room that in-flight credits will restore is room.
 func (e *Engine) waitsFor(ivc int32) int32 {
 	vc := &e.vcs[ivc]
 	if vc.qLen == 0 {
 		return -1
 	}
 	ip := &e.ports[vc.port]
-	if st := &e.inStream[vc.port]; ip.inBusy > e.now && st.ivc == ivc { // a stalled stream (wormhole) waits for room downstream
-		return st.dvc
+	if w := e.wh; w != nil {
+		return e.waitsForWormhole(ivc)
+	}
+	if st := &e.inStream[vc.port]; !e.packetLevel && ip.inBusy > e.now && st.ivc == ivc {
+		// A stream stalled mid-packet (wormhole) waits for room downstream.
+		if st.dvc >= 0 && e.eventualFree(st.dvc) == 0 {
+			return st.dvc
+		}
+		return -1
 	}
 	s := int(ip.sw)
 	base := e.net.PortID(s, 0)
-	pk := &e.pk[e.queue[vc.qBase+int32(vc.qHead)].pkt]
+	pk := &e.pk[vc.headPkt]
 	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
 	if len(cands) == 0 {
 		return -1
@@ -61,24 +70,78 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		}
 	}
 	op := &e.ports[base+int(c.Port)]
-	if op.outBusy > e.now { // the output is held by another packet: wait on its input VC
-		return e.inStream[op.owner].ivc
+	if op.outBusy > e.now {
+		if e.packetLevel {
+			return -1 // the packet holding the output leaves by itself
+		}
+		return e.inStream[op.owner].ivc // wormhole: wait on the stalled packet holding it
 	}
-	if op.down >= 0 {
-		return op.down + int32(c.VC)
+	if op.down < 0 {
+		return -1
 	}
-	return -1
+	dvc := op.down + int32(c.VC)
+	need := int32(1)
+	if e.p.Switching == CutThrough {
+		need = int32(e.L)
+	}
+	if c.Bubble {
+		need *= 2
+	}
+	if e.eventualFree(dvc) >= need {
+		return -1
+	}
+	return dvc
 }
 
-// findDeadlock returns a cycle of waiting input VCs, or a Deadlock with no channels if
-// the wait-for graph has none (the watchdog fired for another reason).
-func (e *Engine) findDeadlock() *Deadlock {
+// eventualFree is the room the sender of ivc will see once every credit on its way
+// back has arrived.
+func (e *Engine) eventualFree(ivc int32) int32 {
+	vc := &e.vcs[ivc]
+	f := vc.credits + vc.creditsBack
+	if vc.ramping {
+		f += int32(e.L)
+	}
+	return f
+}
+
+// checkDeadlock looks for a deadlock when the watchdog has reason to: nothing moved for
+// Watchdog cycles, or (checked every Watchdog cycles) some head packet has waited that
+// long, as happens when one part of the network deadlocks while the rest still moves.
+func (e *Engine) checkDeadlock(t int64) {
+	w := e.p.Watchdog
+	if w <= 0 || e.inNet == 0 {
+		return
+	}
+	if t-e.lastMove >= w {
+		e.dl = e.findDeadlock(nil)
+		if e.dl == nil { // nothing moves, yet no cycle: report what the watchdog saw
+			e.dl = &Deadlock{Cycle: t}
+		}
+		return
+	}
+	if t%w != 0 {
+		return
+	}
+	var old []int32
+	for i := range e.vcs {
+		if vc := &e.vcs[i]; vc.qLen > 0 && t-vc.ready >= w {
+			old = append(old, int32(i))
+		}
+	}
+	if len(old) > 0 {
+		e.dl = e.findDeadlock(old)
+	}
+}
+
+// findDeadlock returns a cycle of input VCs whose heads wait on each other for good,
+// searching from the given VCs (all VCs when nil), or nil.
+func (e *Engine) findDeadlock(from []int32) *Deadlock {
 	n := int32(len(e.vcs))
 	state := make([]int8, n) // 0 unvisited, 1 on the current walk, 2 finished
 	var walk []int32
-	for startVC := int32(0); startVC < n; startVC++ {
-		if state[startVC] != 0 || e.vcs[startVC].qLen == 0 {
-			continue
+	try := func(startVC int32) *Deadlock {
+		if state[startVC] != 0 {
+			return nil
 		}
 		walk = walk[:0]
 		v := startVC
@@ -97,8 +160,22 @@ func (e *Engine) findDeadlock() *Deadlock {
 		for _, w := range walk {
 			state[w] = 2
 		}
+		return nil
 	}
-	return &Deadlock{Cycle: e.now}
+	if from == nil {
+		for v := int32(0); v < n; v++ {
+			if d := try(v); d != nil {
+				return d
+			}
+		}
+		return nil
+	}
+	for _, v := range from {
+		if d := try(v); d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 func (e *Engine) describe(cycle []int32) *Deadlock {
@@ -112,4 +189,42 @@ func (e *Engine) describe(cycle []int32) *Deadlock {
 		})
 	}
 	return d
+}
+
+// waitsForWormhole: a packet crossing waits for a credit that no credit on its way will
+// bring; a head waits for the packet holding its output VC, or for room.
+func (e *Engine) waitsForWormhole(ivc int32) int32 {
+	w, vc := e.wh, &e.vcs[ivc]
+	if w.out[ivc] >= 0 {
+		if d := w.dvc[ivc]; d >= 0 && e.eventualFree(d) == 0 {
+			return d
+		}
+		return -1
+	}
+	ip := &e.ports[vc.port]
+	s := int(ip.sw)
+	base := e.net.PortID(s, 0)
+	pk := &e.pk[vc.headPkt]
+	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
+	if len(cands) == 0 {
+		return -1
+	}
+	c := cands[len(cands)-1]
+	for _, x := range cands {
+		if x.Escape {
+			c = x
+		}
+	}
+	op := &e.ports[base+int(c.Port)]
+	if op.down < 0 {
+		return -1 // an ejecting packet always drains
+	}
+	dvc := op.down + int32(c.VC)
+	if h := w.heldBy[dvc]; h >= 0 {
+		return h
+	}
+	if e.eventualFree(dvc) == 0 {
+		return dvc
+	}
+	return -1
 }

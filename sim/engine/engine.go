@@ -70,6 +70,7 @@ type vcState struct {
 	headPkt           int32 // head packet, when qLen > 0
 	headSent          uint16
 	qHead, qLen, qCap uint16
+	creditsBack       int32 // flit level: credits on their way back to the sender
 	route             routing.Candidate
 	routed            bool
 	ramping           bool
@@ -176,6 +177,8 @@ type Engine struct {
 	dl  *Deadlock
 	err error
 
+	wh *wormhole // wormhole switching state, or nil
+
 	beforeAlloc func() // tests only: called every cycle just before allocation
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
 	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
@@ -211,6 +214,9 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e.layout()
+	if p.Switching == Wormhole {
+		e.initWormhole()
+	}
 	e.m.init(e)
 	// First generation time of every PE.
 	e.gen.init()
@@ -355,7 +361,7 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 // skipIdle jumps over cycles in which nothing can happen: no flit in the network, no
 // event pending and no message due.
 func (e *Engine) skipIdle(end int64) {
-	if len(e.streams) > 0 || len(e.nicList) > 0 || e.pending > 0 || len(e.allocNow) > 0 || len(e.allocNxt) > 0 {
+	if len(e.streams) > 0 || len(e.nicList) > 0 || e.pending > 0 || len(e.allocNow) > 0 || len(e.allocNxt) > 0 || e.wh != nil && len(e.wh.active) > 0 {
 		return
 	}
 	next := end
@@ -385,6 +391,7 @@ func (e *Engine) Step() {
 			e.vcs[id].arrived++
 		case evCredit:
 			e.vcs[id].credits++
+			e.vcs[id].creditsBack--
 		case evReady:
 			e.markReady(id)
 		case evRamp:
@@ -413,16 +420,20 @@ func (e *Engine) Step() {
 		e.beforeAlloc()
 	}
 	e.allocFrom = t + 1
-	for _, s := range e.allocNow {
-		e.allocate(int(s))
+	if e.wh != nil {
+		for _, s := range e.allocNow {
+			e.allocateWormhole(int(s))
+		}
+		e.advanceWormhole()
+	} else {
+		for _, s := range e.allocNow {
+			e.allocate(int(s))
+		}
+		// 4. Every packet crossing at the flit level moves one flit.
+		e.advance()
 	}
 
-	// 4. Every active stream moves one flit.
-	e.advance()
-
-	if e.inNet > 0 && e.p.Watchdog > 0 && t-e.lastMove >= e.p.Watchdog {
-		e.dl = e.findDeadlock()
-	}
+	e.checkDeadlock(t)
 	e.now++
 }
 
@@ -961,6 +972,7 @@ func (e *Engine) advance() {
 		vc.headSent++
 		// The freed slot's credit travels back to whoever feeds this input port.
 		e.schedule(now+int64(ip.back), evCredit|uint32(st.ivc))
+		vc.creditsBack++
 		e.lastMove = now
 		lat := int64(op.lat)
 		if dv != nil {

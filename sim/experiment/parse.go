@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -221,7 +222,8 @@ func decodeValue(src *source, n *yaml.Node, v reflect.Value, key string) error {
 	case *engine.Params:
 		return decodeMapping(src, n, v, key)
 	}
-	if n.Kind != yaml.ScalarNode || isNull(n) {
+	if n.Kind != yaml.ScalarNode || isNull(n) || isInteger(v) && n.ShortTag() != "!!int" {
+		// yaml.v3 would truncate 2.5 into an integer field: refuse it.
 		return fail(n.Line, fmt.Errorf("want %s, got %s", want(v.Type()), describe(n)))
 	}
 	if err := n.Decode(v.Addr().Interface()); err != nil {
@@ -341,6 +343,19 @@ func describe(n *yaml.Node) string {
 		return strconv.Quote(n.Value)
 	}
 	return "nothing"
+}
+
+// isInteger tells whether v is a plain integer field (not one that reads text).
+func isInteger(v reflect.Value) bool {
+	if _, ok := v.Addr().Interface().(encoding.TextUnmarshaler); ok {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
 }
 
 // want says in words what a field of type t accepts.

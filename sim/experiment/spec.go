@@ -264,7 +264,8 @@ func (s Spec) Curves() ([]Curve, error) {
 								if !s.has(where) {
 									where = item("deadlock", di)
 								}
-								return nil, s.errAt(where, fmt.Errorf("%s: %w", curveName(p), err))
+								msg := strings.TrimPrefix(err.Error(), "engine: ")
+								return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
 							}
 							seen[key] = len(curves)
 							curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})

@@ -33,9 +33,11 @@ tornado          every node coordinate + ceil(k/2)-1 mod k; the PE keeps its car
 neighbor         every node coordinate + 1 mod k (also: neighbour); the PE keeps its card/slot
 hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
                  HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
-                 PEs, e.g. 12.5% (the lowest-numbered ones)`
+                 PEs, e.g. 12.5% (the lowest-numbered ones)
+pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one of them,
+                 uniformly); unlisted PEs send nothing`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado, neighbor, hotspot:F[@HOT]"
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado, neighbor, hotspot:F[@HOT], pairs:S>D[|D2],..."
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -64,6 +66,8 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 			arg = "1"
 		}
 		return newZipf(arg, l)
+	case "pairs":
+		return newPairs(arg, l)
 	case "hotspot":
 		if !hasArg || arg == "" {
 			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5% or hotspot:0.1@0,5")

@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/twintorus/twintorus/sim/routing"
+)
+
+// Wormhole switching. A head packet is allocated an output virtual channel (the
+// downstream input VC, or the NIC for an ejection) that it holds until its tail has
+// left. Every cycle a switch allocator moves one flit per input port and per output
+// port among the packets that have a flit here and a credit downstream: two-stage
+// round-robin, as for packets, but per flit. The VCs of one link are independent of
+// each other, which is what Dally–Seitz deadlock avoidance assumes; a packet blocked
+// mid-way holds only its own VCs.
+type wormhole struct {
+	out    []int32 // per input VC: output port of its crossing packet, or -1
+	dvc    []int32 // per input VC: the downstream VC it holds, or -1 when ejecting
+	heldBy []int32 // per input VC, as an output VC: the input VC whose packet holds it, or -1
+	active []int32 // input VCs with a packet crossing
+
+	inStamp, outStamp []int64 // per port: the cycle of inWin/outWin
+	inWin, outWin     []int32 // per port: the input VC winning stage 1 (input) / 2 (output)
+	winners           []int32
+}
+
+func (e *Engine) initWormhole() {
+	n, np := len(e.vcs), len(e.ports)
+	w := &wormhole{out: make([]int32, n), dvc: make([]int32, n), heldBy: make([]int32, n),
+		inStamp: make([]int64, np), outStamp: make([]int64, np), inWin: make([]int32, np), outWin: make([]int32, np)}
+	for i := range w.out {
+		w.out[i], w.dvc[i], w.heldBy[i] = -1, -1, -1
+	}
+	for i := range w.inStamp {
+		w.inStamp[i], w.outStamp[i] = -1, -1
+	}
+	e.wh = w
+}
+
+// allocateWormhole gives output VCs to the ready heads of switch s. Each requested
+// output VC goes to one head, round-robin over input ports; a head whose output VC is
+// held waits for that packet's tail (which wakes the switch), one without a credit
+// downstream tries again next cycle.
+func (e *Engine) allocateWormhole(s int) {
+	w := e.wh
+	base := e.net.PortID(s, 0)
+	np := e.net.Ports(s)
+	ports := e.swReady[s]
+	if e.wide[s] {
+		ports = ^uint64(0)
+	}
+	blocked := false
+	nreq := 0
+	for ports != 0 {
+		q := bits.TrailingZeros64(ports)
+		ports &= ports - 1
+		if q >= np {
+			break
+		}
+		ps := &e.ports[base+q]
+		for r := ps.ready; r != 0; r &= r - 1 {
+			ivc := ps.vc0 + int32(bits.TrailingZeros64(r))
+			c, ok := e.routeHead(s, q, base, ivc)
+			if !ok {
+				blocked = true
+				continue
+			}
+			op := &e.ports[base+int(c.Port)]
+			if op.down < 0 {
+				if op.outBusy > e.now { // a NIC takes one packet at a time
+					continue
+				}
+			} else if dvc := op.down + int32(c.VC); w.heldBy[dvc] >= 0 {
+				continue
+			} else if !e.room(&e.vcs[dvc], c.Bubble) {
+				blocked = true
+				continue
+			}
+			if nreq == len(e.req) {
+				e.req = append(e.req, request{})
+			}
+			e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c}
+			nreq++
+		}
+	}
+	reqs := e.req[:nreq]
+	for i, r := range reqs {
+		// The request wins its output VC if no request before it in the output port's
+		// round-robin order wants the same VC.
+		won := true
+		for j, o := range reqs {
+			if j != i && o.out == r.out && o.cand.VC == r.cand.VC && e.rrBefore(base+int(r.out), o.in, r.in, np) {
+				won = false
+				break
+			}
+		}
+		if !won {
+			blocked = true
+			continue
+		}
+		in, out := base+int(r.in), base+int(r.out)
+		ip, op := &e.ports[in], &e.ports[out]
+		if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
+			e.swReady[s] &^= 1 << uint(r.in)
+		}
+		w.out[r.ivc] = int32(out)
+		if op.down < 0 {
+			w.dvc[r.ivc] = -1
+			op.outBusy, op.owner = math.MaxInt64, int32(in)
+		} else {
+			dvc := op.down + int32(r.cand.VC)
+			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
+		}
+		if r.cand.Escape {
+			e.pk[e.vcs[r.ivc].headPkt].escaped = true
+		}
+		w.active = append(w.active, r.ivc)
+	}
+	if blocked {
+		e.relist(int32(s))
+	}
+}
+
+// routeHead is the candidate of the head of ivc: the deterministic route, or the
+// selection among an adaptive routing's available candidates.
+func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) {
+	vc := &e.vcs[ivc]
+	if e.det == nil {
+		return e.choose(s, q, ivc, vc.headPkt, base)
+	}
+	if !vc.routed {
+		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+		vc.routed = true
+	}
+	return vc.route, true
+}
+
+// advanceWormhole moves one flit per input port and per output port among the packets
+// holding output VCs.
+func (e *Engine) advanceWormhole() {
+	w, now := e.wh, e.now
+	// Stage 1: each input port picks, round-robin over its VCs, one packet that has a
+	// flit here and a credit downstream.
+	for _, ivc := range w.active {
+		vc := &e.vcs[ivc]
+		if vc.arrived == vc.departed {
+			continue
+		}
+		if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
+			continue
+		}
+		in := vc.port
+		ip := &e.ports[in]
+		if w.inStamp[in] != now || vcBefore(ip, ivc, w.inWin[in]) {
+			w.inStamp[in], w.inWin[in] = now, ivc
+		}
+	}
+	// Stage 2: each output port grants one of the input ports' picks, round-robin.
+	w.winners = w.winners[:0]
+	for _, ivc := range w.active {
+		in := e.vcs[ivc].port
+		if w.inStamp[in] != now || w.inWin[in] != ivc {
+			continue
+		}
+		out := w.out[ivc]
+		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), e.net.Ports(int(e.ports[out].sw))) {
+			w.outStamp[out], w.outWin[out] = now, ivc
+		}
+	}
+	for _, ivc := range w.active {
+		if out := w.out[ivc]; w.outStamp[out] == now && w.outWin[out] == ivc {
+			w.winners = append(w.winners, ivc)
+		}
+	}
+	for _, ivc := range w.winners {
+		e.moveWormholeFlit(ivc)
+	}
+	// Drop the packets whose tails have left.
+	kept := w.active[:0]
+	for _, ivc := range w.active {
+		if w.out[ivc] >= 0 {
+			kept = append(kept, ivc)
+		}
+	}
+	w.active = kept
+}
+
+// vcBefore reports whether input VC a comes before b in its input port's round-robin order.
+func vcBefore(ip *portState, a, b int32) bool {
+	n, r := int32(ip.nvc), int32(ip.inRR)
+	return (a-ip.vc0-r+n)%n < (b-ip.vc0-r+n)%n
+}
+
+// moveWormholeFlit moves the next flit of the packet crossing from input VC ivc.
+func (e *Engine) moveWormholeFlit(ivc int32) {
+	w, now := e.wh, e.now
+	vc := &e.vcs[ivc]
+	in, out, dvc := vc.port, w.out[ivc], w.dvc[ivc]
+	ip, op := &e.ports[in], &e.ports[out]
+	pi := vc.headPkt
+	vc.departed++
+	vc.headSent++
+	e.schedule(now+int64(ip.back), evCredit|uint32(ivc))
+	vc.creditsBack++
+	e.lastMove = now
+	lat := int64(op.lat)
+	if dvc >= 0 {
+		e.vcs[dvc].credits--
+		e.schedule(now+lat, evArrival|uint32(dvc))
+		if vc.headSent == 1 {
+			e.pk[pi].hops++
+			e.enqueue(dvc, pi, now+lat+int64(e.p.RoutingDelay))
+		}
+		e.m.flitHops++
+	} else {
+		e.m.ejectAll++
+	}
+	e.m.channel(int(out), now, 1)
+	if n := int32(ip.nvc); n > 0 {
+		if ip.inRR = int8(ivc-ip.vc0) + 1; int32(ip.inRR) == n {
+			ip.inRR = 0
+		}
+	}
+	if op.outRR = ip.local + 1; int(op.outRR) == e.net.Ports(int(op.sw)) {
+		op.outRR = 0
+	}
+	if uint32(vc.headSent) < e.L {
+		return
+	}
+	// The tail has left: release the output VC, move on to the next packet.
+	if dvc < 0 {
+		e.deliver(pi, now+lat)
+		op.outBusy = now + 1
+	} else {
+		w.heldBy[dvc] = -1
+	}
+	vc.headSent = 0
+	w.out[ivc], w.dvc[ivc] = -1, -1
+	e.popHead(ivc, now+1)
+	e.wake(ip.sw)
+}
