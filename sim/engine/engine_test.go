@@ -158,6 +158,29 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 		{"twin:5x5x5/G", routing.SchemeBubble, 0.45},
 		{"torus:3x3@62", routing.SchemeVC, 0.3}, // 66 ports: wider than the ready masks
 	}
+	// Wormhole runs only at the flit level; its wake-ups must match allocation every cycle.
+	for _, c := range []struct {
+		spec string
+		load float64
+	}{{"torus:8x8", 0.6}, {"twin:4x4x4/A", 0.5}, {"mesh:4x4", 0.7}} {
+		run := func(everyCycle bool) *Result {
+			p := params(c.load, 500, 3000, 11)
+			p.Switching = Wormhole
+			p.Channels = true
+			p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+			e := newRun(t, c.spec, routing.SchemeVC, "uniform", p)
+			e.allocEveryCycle = everyCycle
+			r, err := e.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Elapsed = 0
+			return r
+		}
+		if d := diffFields(*run(false), *run(true)); d != "" {
+			t.Errorf("%s wormhole load %g: wake-ups differ from the plain model in %s", c.spec, c.load, d)
+		}
+	}
 	for _, c := range cases {
 		for _, lat := range []int{1, 3} {
 			run := func(packetLevel, everyCycle bool) *Result {
