@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/traffic"
+)
+
+func init() { commands = append(commands, newRunCmd) }
+
+// runReport is what `run --json` prints: the point that ran and what it measured.
+type runReport struct {
+	Point experiment.Point `json:"point"`
+	*engine.Result
+}
+
+func newRunCmd() *cobra.Command {
+	p := experiment.NewPoint("", 0.1)
+	var asJSON bool
+	var switching, terminal, external, internal string
+	cmd := &cobra.Command{
+		Use:   "run TOPOLOGY",
+		Short: "Simulate one network at one offered load",
+		Long: `Simulate one network, cycle by cycle, at one offered load and report the accepted
+traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
+deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
+
+Traffic patterns:
+` + traffic.Grammar,
+		Example: `  twintorus run twin:4x4x4/D --deadlock bubble --traffic uniform --load 0.2
+  twintorus run torus:16x8 --deadlock vc --load 0.3 --sizes 70%x1,30%x3 --json
+  twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1`,
+		Args: oneTopology("run", "twin:4x4x4/D"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.Topology = args[0]
+			var err error
+			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
+				return err
+			}
+			for _, b := range []struct {
+				flag string
+				val  string
+				dst  *engine.Buffer
+			}{{"--buffer-terminal", terminal, &p.Terminal}, {"--buffer-external", external, &p.External}, {"--buffer-internal", internal, &p.Internal}} {
+				if err := b.dst.UnmarshalText([]byte(b.val)); err != nil {
+					return fmt.Errorf("%s: %w", b.flag, err)
+				}
+			}
+			e, err := p.Build()
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			r, err := e.Run(ctx)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(runReport{Point: p, Result: r})
+			}
+			printRun(cmd.OutOrStdout(), p, r)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	d := engine.Defaults()
+	f.StringVar(&p.Routing, "routing", "", "routing: dor (tori, meshes) or dort (twin tori); default by topology")
+	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control) or none")
+	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
+	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
+	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
+	f.Float64Var(&p.Load, "load", p.Load, "offered load, flits/cycle/PE")
+	f.IntVar(&p.PacketFlits, "packet", d.PacketFlits, "flits per packet")
+	f.Int64Var(&p.Warmup, "warmup", d.Warmup, "cycles before measuring")
+	f.Int64Var(&p.Measure, "cycles", d.Measure, "cycles measured after the warm-up")
+	f.Uint64Var(&p.Seed, "seed", d.Seed, "random seed")
+	f.StringVar(&switching, "switching", "vct", "switching: vct (virtual cut-through) or wormhole")
+	f.IntVar(&p.LinkLatency, "link-latency", d.LinkLatency, "cycles per link")
+	f.IntVar(&p.InternalLatency, "internal-latency", 0, "cycles across a twin torus's internal link (default: --link-latency)")
+	f.IntVar(&p.RoutingDelay, "routing-delay", d.RoutingDelay, "cycles from a head's arrival to its departure")
+	f.IntVar(&p.PortFlits, "port-flits", d.PortFlits, "flits per input port, split among the VCs when no --buffer-* is given")
+	f.StringVar(&terminal, "buffer-terminal", "", "terminal port buffers as VCSxFLITS, e.g. 4x32 (default: the papers' split)")
+	f.StringVar(&external, "buffer-external", "", "external port buffers as VCSxFLITS (default: the papers' split)")
+	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
+	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
+	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
+	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
+	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
+	return cmd
+}
+
+func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
+	fmt.Fprintf(tw, "routing\t%s, %s, buffers %s\n", r.Routing, r.Switching, r.Buffers)
+	fmt.Fprintf(tw, "traffic\t%s, load %g flits/cycle/PE, seed %d\n", p.Traffic, p.Load, p.Seed)
+	fmt.Fprintf(tw, "offered\t%.4f flits/cycle/PE\n", r.Offered)
+	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
+	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets)\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count)
+	fmt.Fprintf(tw, "end-to-end latency\tmean %.2f, p99 %.0f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99)
+	fmt.Fprintf(tw, "hops\t%.3f per packet\n", r.Hops)
+	fmt.Fprintf(tw, "saturated\t%v\n", r.Saturated)
+	fmt.Fprintf(tw, "simulated\t%d cycles, %d flit-hops in %.2f s\n", r.Cycles, r.FlitHops, r.Elapsed)
+	tw.Flush()
+	if r.Deadlock != nil {
+		fmt.Fprintln(w, r.Deadlock)
+	}
+}

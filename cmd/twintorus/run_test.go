@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+func TestRunJSON(t *testing.T) {
+	var r map[string]any
+	runJSON(t, &r, "run", "twin:4x4x4/D", "--deadlock", "bubble", "--traffic", "uniform", "--load", "0.2",
+		"--packet", "4", "--warmup", "1000", "--cycles", "4000", "--seed", "1", "--json")
+	for _, k := range []string{"offered", "accepted", "latency_network", "latency_e2e", "hops", "saturated", "deadlock", "flit_hops", "cycles", "elapsed_s", "point"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if acc := r["accepted"].(float64); acc < 0.19 || acc > 0.21 {
+		t.Errorf("accepted %g at offered 0.2", acc)
+	}
+	if r["deadlock"] != nil || r["saturated"].(bool) || r["cycles"].(float64) != 5000 {
+		t.Errorf("deadlock %v saturated %v cycles %v", r["deadlock"], r["saturated"], r["cycles"])
+	}
+	if lat := r["latency_network"].(map[string]any); lat["mean"].(float64) < 15 || lat["count"].(float64) < 1000 {
+		t.Errorf("network latency %v", lat)
+	}
+}
+
+// The papers' deadlock examples deadlock from the command line with --deadlock none,
+// and the report names the cycle of waiting channels.
+func TestRunDeadlockExamples(t *testing.T) {
+	for _, ex := range experiment.DeadlockExamples() {
+		p := ex.Point
+		args := []string{"run", p.Topology, "--deadlock", "none", "--traffic", p.Traffic, "--load", "1",
+			"--warmup", "0", "--cycles", "20000", "--watchdog", "1000", "--switching", p.Switching.String(),
+			"--buffer-terminal", p.Terminal.String(), "--buffer-external", p.External.String(), "--buffer-internal", p.Internal.String()}
+		out, _, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.Name, err)
+		}
+		if !strings.Contains(out, "deadlock detected at cycle") || !strings.Contains(out, "in-port int vc 0") {
+			t.Errorf("%s: no deadlock named in\n%s", ex.Name, out)
+		}
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "needs a TOPOLOGY"},
+		{[]string{"run", "torus:4x4", "--load", "-0.5"}, "at least 0"},
+		{[]string{"run", "torus:4x4", "--load", "nope"}, "--load"},
+		{[]string{"run", "torus:4x4", "--routing", "dort"}, "dort does not fit"},
+		{[]string{"run", "twin:4x4x4/D", "--routing", "dor"}, "dor does not fit"},
+		{[]string{"run", "torus:4x4", "--deadlock", "magic"}, "vc, bubble and none"},
+		{[]string{"run", "torus:4x4", "--buffer-external", "1x6"}, "room for two packets"},
+		{[]string{"run", "torus:4x4", "--switching", "wormhole"}, "needs virtual cut-through"},
+		{[]string{"run", "torus:4x4", "--buffer-terminal", "4by32"}, "--buffer-terminal"},
+		{[]string{"run", "torus:4x4", "--traffic", "bitrev:2"}, "takes no parameter"},
+		{[]string{"run", "torus:4x4", "--sizes", "60%x1,30%x3"}, "100"},
+		{[]string{"run", "torus:4x4", "--load", "5"}, "at most 1"},
+		{[]string{"run", "torus:4x4", "--cycles", "0"}, "measurement"},
+		{[]string{"run", "torus:4x4", "--tie", "left"}, "plus and minus"},
+	} {
+		out, stderr, err := run(t, c.args...)
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", c.args, msg, out, stderr, c.want)
+		}
+	}
+}
