@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/twintorus/twintorus/sim/engine"
 	"gopkg.in/yaml.v3"
@@ -33,8 +34,11 @@ func (e *SpecError) Error() string {
 	if e.Line > 0 {
 		loc += ":" + strconv.Itoa(e.Line)
 	}
-	if e.Key != "" {
-		loc += ": " + e.Key
+	if key := e.Key; key != "" {
+		if strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			key = strconv.Quote(key)
+		}
+		loc += ": " + key
 	}
 	return loc + ": " + e.Err.Error()
 }

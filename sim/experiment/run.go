@@ -51,7 +51,7 @@ func ParseShard(s string) (Shard, error) {
 	idx, err1 := strconv.Atoi(i)
 	cnt, err2 := strconv.Atoi(n)
 	sh := Shard{Index: idx, Count: cnt}
-	if !ok || err1 != nil || err2 != nil || sh.check() != nil {
+	if !ok || err1 != nil || err2 != nil || cnt < 1 || sh.check() != nil {
 		return Shard{}, fmt.Errorf("shard %q: write I/N with 0 <= I < N, e.g. 0/4", s)
 	}
 	return sh, nil
