@@ -170,3 +170,75 @@ func upLow(up bool) int8 {
 	}
 	return vcLow
 }
+
+// Ring identifies the ring that channel (switch s, output port p, VC vc) belongs to
+// under bubble flow control, or -1 when it is in none: the channels of one dimension
+// and direction along one line of nodes, with, for a split dimension of a twin torus,
+// the internal-link VC that carries that ring across each node. Bubble flow control
+// keeps each ring from deadlocking on its own; what must be acyclic is the graph
+// of dependencies between rings (analysis.CheckCDG).
+func (r *Deterministic) Ring(s, p, vc int) int64 {
+	net := r.dor.net
+	if r.scheme != SchemeBubble || r.dor.mesh {
+		return -1
+	}
+	port := net.Port(s, p)
+	var d, dir int
+	switch port.Kind {
+	case topology.External:
+		d, dir = int(port.Dim), int(port.Dir)
+	case topology.Internal:
+		i := vc - r.type2Base
+		if i < 0 || vc == r.type3 {
+			return -1
+		}
+		for d = 0; r.splitIdx[d] != i; d++ {
+		}
+		// The + ring crosses a node from the card holding d- to the card holding d+.
+		dir = -1
+		if net.Card(s) == net.Config().Card(d, -1) {
+			dir = +1
+		}
+	default:
+		return -1
+	}
+	node := net.Node(s)
+	coord := net.Coord(node)
+	coord[d] = 0
+	di := 0
+	if dir < 0 {
+		di = 1
+	}
+	return int64(net.NodeAt(coord))*int64(2*net.Dims()) + int64(2*d+di)
+}
+
+// InternalVCs describes the internal-link VCs: for each, its traffic type (1, 2 or 3,
+// spec/3dt.md §5.2) and, for type 2, the split dimension and class ("up", "low", or
+// "" under bubble flow control).
+func (r *Deterministic) InternalVCs() []InternalVC {
+	var out []InternalVC
+	if r.scheme == SchemeNone {
+		return []InternalVC{{Type: 0}}
+	}
+	if r.type1 >= 0 {
+		out = append(out, InternalVC{Type: 1, Dim: -1})
+	}
+	for d, i := range r.splitIdx { // in VC order: split dimensions ascending
+		if i < 0 {
+			continue
+		}
+		if r.scheme == SchemeVC {
+			out = append(out, InternalVC{Type: 2, Dim: d, Class: "up"}, InternalVC{Type: 2, Dim: d, Class: "low"})
+		} else {
+			out = append(out, InternalVC{Type: 2, Dim: d})
+		}
+	}
+	return append(out, InternalVC{Type: 3, Dim: -1})
+}
+
+// InternalVC is one internal-link virtual channel's use.
+type InternalVC struct {
+	Type  int    // 1: to reach another card's dimension; 2: part of a split dimension's ring; 3: to the other PE; 0: everything (no avoidance)
+	Dim   int    // the split dimension of a type-2 VC, else -1
+	Class string // "up" or "low" for type-2 VCs under the VC scheme
+}
