@@ -118,7 +118,7 @@ func curveKeyOf(p Point) string {
 // returns curves in order of first appearance among the records, loads ascending.
 func Summarize(records []Record, metrics ...string) []Summary {
 	if len(metrics) == 0 {
-		metrics = specMetrics(records)
+		metrics = RequestedMetrics(records)
 	}
 	var out []Summary
 	for _, g := range groups(records) {
@@ -145,9 +145,9 @@ func Summarize(records []Record, metrics ...string) []Summary {
 	return out
 }
 
-// specMetrics is the union of the metrics the records' specs ask for, in order of
+// RequestedMetrics is the union of the metrics the records' specs ask for, in order of
 // first appearance, or DefaultMetrics.
-func specMetrics(records []Record) []string {
+func RequestedMetrics(records []Record) []string {
 	var names []string
 	seen := map[string]bool{}
 	for i := range records {
