@@ -34,8 +34,9 @@ type Options struct {
 	// Log receives warnings, one line each: corrupt records found and recomputed.
 	// Nil discards them.
 	Log io.Writer
-	// OnRecord, when set, is called with each record this run simulated, once it is
-	// stored. Calls come from one goroutine at a time.
+	// OnRecord, when set, is called with each record this run simulated, the moment
+	// it is in place in the store (so that a process killed right after still has
+	// it), from the worker that made it. Calls are serialised: one at a time.
 	OnRecord func(*Record)
 }
 
@@ -154,6 +155,8 @@ type runner struct {
 	res     *Results
 
 	done, total int // simulations, for Progress
+
+	onRecord sync.Mutex // serialises Options.OnRecord
 }
 
 func (r *runner) progress() {
@@ -359,9 +362,6 @@ func (r *runner) simulate(parent context.Context, jobs []job, todo []int, recs [
 		r.res.Simulated++
 		r.done++
 		r.progress()
-		if r.opt.OnRecord != nil {
-			r.opt.OnRecord(o.rec)
-		}
 	}
 	if err := parent.Err(); err != nil && completed < len(todo) {
 		return fmt.Errorf("sweep stopped after %d simulations (each one finished is stored; run again to resume): %w", r.done, err)
@@ -386,7 +386,15 @@ func (r *runner) one(ctx context.Context, j job) (*Record, error) {
 	}
 	rec := &Record{Key: j.key, Model: ModelVersion, Version: r.version, SpecHash: r.hash, Spec: r.spec, Curve: c.Name,
 		Replication: j.rep, Point: j.point, Result: res, Host: r.host, Time: time.Now().UTC()}
-	if err := r.store.Put(rec); err != nil {
+	var placed func()
+	if r.opt.OnRecord != nil {
+		placed = func() {
+			r.onRecord.Lock()
+			defer r.onRecord.Unlock()
+			r.opt.OnRecord(rec)
+		}
+	}
+	if err := r.store.put(rec, placed); err != nil {
 		return nil, err
 	}
 	return rec, nil

@@ -98,7 +98,7 @@ func (j SlurmJob) Write() (string, error) {
 		return "", fmt.Errorf("slurm job: %w", err)
 	}
 	path := filepath.Join(j.Out, "slurm", "sweep.sbatch")
-	if err := writeAtomic(path, []byte(script)); err != nil {
+	if err := writeAtomic(path, []byte(script), nil); err != nil {
 		return "", fmt.Errorf("slurm job: %w", err)
 	}
 	return path, nil

@@ -70,7 +70,11 @@ func (s *Store) Get(key string) (*Record, error) {
 }
 
 // Put writes a record atomically: temporary file, fsync, rename, fsync of the directory.
-func (s *Store) Put(r *Record) error {
+func (s *Store) Put(r *Record) error { return s.put(r, nil) }
+
+// put is Put, calling placed (if not nil) the moment the record is in place, before
+// the directory is synced: a process killed after the rename keeps the record.
+func (s *Store) put(r *Record, placed func()) error {
 	data, err := r.Marshal()
 	if err != nil {
 		return err
@@ -78,12 +82,12 @@ func (s *Store) Put(r *Record) error {
 	if len(r.Key) != 64 {
 		return fmt.Errorf("record key %q: want 64 hex digits", r.Key)
 	}
-	return writeAtomic(s.Path(r.Key), data)
+	return writeAtomic(s.Path(r.Key), data, placed)
 }
 
 // writeAtomic puts data at path so that path holds either its old content or all of
-// data, whatever happens.
-func writeAtomic(path string, data []byte) error {
+// data, whatever happens, and calls placed (if not nil) once it does.
+func writeAtomic(path string, data []byte, placed func()) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -107,7 +111,10 @@ func writeAtomic(path string, data []byte) error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	// The rename is durable once the directory is synced.
+	if placed != nil {
+		placed()
+	}
+	// The rename survives a power cut once the directory is synced.
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
@@ -131,7 +138,7 @@ func (s *Store) SaveSpec(spec Spec) (string, error) {
 	}
 	path := filepath.Join(s.Dir, "specs", spec.Hash()[:16]+".yaml")
 	header := "# Spec " + spec.Hash() + ", as swept into this results store.\n"
-	if err := writeAtomic(path, append([]byte(header), data...)); err != nil {
+	if err := writeAtomic(path, append([]byte(header), data...), nil); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twintorus/twintorus/internal/slurmtest"
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+// simulations reads the test log of completed simulations: how many times each key ran.
+func simulations(t *testing.T, path string) (map[string]int, int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	lines := 0
+	for _, k := range strings.Fields(string(data)) {
+		counts[k]++
+		lines++
+	}
+	return counts, lines
+}
+
+// checkOnce fails unless every simulation of the log ran exactly once and there are want.
+func checkOnce(t *testing.T, counts map[string]int, want int) {
+	t.Helper()
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("simulation %.12s ran %d times", k, n)
+		}
+	}
+	if len(counts) != want {
+		t.Errorf("%d distinct simulations ran, want %d", len(counts), want)
+	}
+}
+
+// TestSweepKillResume SIGKILLs the acceptance sweep at pseudo-random moments, then
+// lets it finish: no record is ever corrupt, no simulation completes twice, none is
+// missing, and the CSV equals an uninterrupted run's.
+//
+// A simulation is complete when its record is renamed into place; the sweep logs its
+// key (TWINTORUS_TEST_SIMLOG) right after that rename, so only a kill within the few
+// microseconds between the two could make this test miscount.
+func TestSweepKillResume(t *testing.T) {
+	bin := twintorusBinary(t)
+	want := localCSV(t, acceptanceSpec)
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "results")
+	simlog := filepath.Join(tmp, "simulations")
+	env := append(os.Environ(), simLogEnv+"="+simlog)
+	sweep := func() *exec.Cmd {
+		cmd := exec.Command(bin, "sweep", acceptanceSpec, "--out", dir, "--workers", "2")
+		cmd.Env = env
+		return cmd
+	}
+	rng := rand.New(rand.NewPCG(2026, 4)) // the same moments every run
+	var kills int
+	var stored []int
+	for range 6 {
+		cmd := sweep()
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		delay := 80*time.Millisecond + time.Duration(rng.Int64N(int64(320*time.Millisecond)))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		finished := false
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("sweep failed: %v\n%s", err, &out)
+			}
+			finished = true
+		case <-time.After(delay):
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			err := <-done
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				// It may have finished just before the signal.
+				if err != nil {
+					t.Fatalf("killed sweep: %v\n%s", err, &out)
+				}
+				finished = true
+			} else {
+				kills++
+			}
+		}
+		c, err := experiment.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Corrupt) > 0 {
+			t.Fatalf("after kill %d: %v", kills, c.Err())
+		}
+		stored = append(stored, len(c.Records))
+		if finished {
+			break
+		}
+	}
+	temps, _ := filepath.Glob(filepath.Join(dir, "records", "*", ".tmp-*"))
+	if kills < 3 || stored[len(stored)-1] >= 120 {
+		t.Fatalf("only %d kills before the sweep finished (records after each: %v): the test must interrupt it several times", kills, stored)
+	}
+	out, err := sweep().CombinedOutput()
+	if err != nil {
+		t.Fatalf("final sweep: %v\n%s", err, out)
+	}
+	last := stored[len(stored)-1]
+	if !strings.Contains(string(out), "sweep acceptance: 120 simulations: ") || !strings.Contains(string(out), " stored, ") {
+		t.Errorf("final sweep printed:\n%s", out)
+	}
+	counts, lines := simulations(t, simlog)
+	checkOnce(t, counts, 120)
+	if got := storeCSV(t, dir); got != want {
+		t.Error("CSV after kills and resume differs from an uninterrupted run's")
+	}
+	t.Logf("%d SIGKILLs; records stored after each: %v; the final run completed %d; %d simulations logged, each once; %d temporary files left by kills (ignored)",
+		kills, stored, 120-last, lines, len(temps))
+}
+
+// TestSweepSlurm runs the acceptance sweep as a job array on a real single-host Slurm
+// started by the test (see internal/slurmtest): the same CSV as the local runner; a
+// re-submit with everything stored submits nothing; after records are lost, a
+// re-submit runs exactly those.
+func TestSweepSlurm(t *testing.T) {
+	start := time.Now()
+	cluster := slurmtest.Start(t) // skips, saying why, when Slurm cannot run here
+	up := time.Since(start)
+	bin := twintorusBinary(t)
+	want := localCSV(t, acceptanceSpec)
+	spec, err := filepath.Abs(acceptanceSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "results")
+	simlog := filepath.Join(tmp, "simulations")
+	jobID := regexp.MustCompile(`submitted Slurm job (\d+): (\d+) array tasks`)
+	submit := func() string {
+		t.Helper()
+		cmd := cluster.Command(bin, "sweep", spec, "--out", dir, "--slurm", "--array-size", "3")
+		cmd.Env = append(cmd.Env, simLogEnv+"="+simlog)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("sweep --slurm: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	wait := func(out string, tasks int) {
+		t.Helper()
+		m := jobID.FindStringSubmatch(out)
+		if m == nil || m[2] != strconv.Itoa(tasks) {
+			t.Fatalf("sweep --slurm printed no job of %d tasks:\n%s", tasks, out)
+		}
+		states, err := cluster.Wait(m[1], 5*time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := len(states) == tasks
+		for _, s := range states {
+			ok = ok && s.State == "COMPLETED" && s.ExitCode == 0
+		}
+		if !ok {
+			logs, _ := filepath.Glob(filepath.Join(dir, "slurm", "logs", "*"))
+			var b strings.Builder
+			for _, l := range logs {
+				data, _ := os.ReadFile(l)
+				b.WriteString(l + ":\n" + string(data))
+			}
+			t.Fatalf("job %s: %v, want %d tasks COMPLETED 0:0\n%s", m[1], states, tasks, b.String())
+		}
+	}
+
+	submitted := time.Now()
+	wait(submit(), 3)
+	ran := time.Since(submitted)
+	if got := storeCSV(t, dir); got != want {
+		t.Error("CSV of the Slurm sweep differs from the local runner's")
+	}
+	counts, _ := simulations(t, simlog)
+	checkOnce(t, counts, 120)
+	script, err := os.ReadFile(filepath.Join(dir, "slurm", "sweep.sbatch"))
+	if err != nil || !strings.Contains(string(script), "#SBATCH --array=0-2") || !strings.Contains(string(script), `--shard "${SLURM_ARRAY_TASK_ID}/3"`) {
+		t.Errorf("job script (%v):\n%s", err, script)
+	}
+
+	if out := submit(); !strings.HasPrefix(out, "nothing to submit: all 120 simulations are in "+dir) {
+		t.Errorf("re-submit with everything stored:\n%s", out)
+	}
+
+	// Lose five records; a re-submit runs those five and nothing else.
+	paths, _ := filepath.Glob(filepath.Join(dir, "records", "*", "*.json"))
+	slices.Sort(paths)
+	var lost []string
+	for _, p := range paths[:5] {
+		lost = append(lost, strings.TrimSuffix(filepath.Base(p), ".json"))
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, before := simulations(t, simlog)
+	wait(submit(), 3)
+	counts, after := simulations(t, simlog)
+	if after-before != 5 {
+		t.Errorf("re-submit ran %d simulations, want the 5 lost", after-before)
+	}
+	for _, k := range lost {
+		if counts[k] != 2 {
+			t.Errorf("lost record %.12s ran %d times in all, want 2", k, counts[k])
+		}
+	}
+	if got := storeCSV(t, dir); got != want {
+		t.Error("CSV after the re-submit differs from the local runner's")
+	}
+	t.Logf("Slurm: cluster up in %v; 120 simulations as 3 array tasks in %v (submit to all tasks done); whole test %v",
+		up.Round(time.Millisecond), ran.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+}
