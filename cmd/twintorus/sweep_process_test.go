@@ -233,3 +233,48 @@ func TestSweepSlurm(t *testing.T) {
 	t.Logf("Slurm: cluster up in %v; 120 simulations as 3 array tasks in %v (submit to all tasks done); whole test %v",
 		up.Round(time.Millisecond), ran.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
+
+// TestSweepInterrupt: SIGINT stops a sweep cleanly: it exits with an error that says
+// how many simulations finished, and exactly those are in the store.
+func TestSweepInterrupt(t *testing.T) {
+	bin := twintorusBinary(t)
+	dir := filepath.Join(t.TempDir(), "results")
+	cmd := exec.Command(bin, "sweep", acceptanceSpec, "--out", dir, "--workers", "2")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once a few records are in, well before the end.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if recs, _ := filepath.Glob(filepath.Join(dir, "records", "*", "*.json")); len(recs) >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no record after a minute")
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("interrupted sweep: %v, want exit status 1\n%s%s", err, &stdout, &stderr)
+	}
+	m := regexp.MustCompile(`sweep stopped after (\d+) simulations \(each one finished is stored; run again to resume\): context canceled`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("interrupted sweep said:\n%s%s", &stdout, &stderr)
+	}
+	c, err := experiment.Load(dir)
+	if err != nil || c.Err() != nil {
+		t.Fatalf("store after SIGINT: %v %v", err, c.Err())
+	}
+	if n, _ := strconv.Atoi(m[1]); n != len(c.Records) || n == 0 || n >= 120 {
+		t.Errorf("the sweep said %s simulations finished; the store holds %d", m[1], len(c.Records))
+	}
+	temps, _ := filepath.Glob(filepath.Join(dir, "records", "*", ".tmp-*"))
+	if len(temps) != 0 {
+		t.Errorf("a clean stop left temporary files: %v", temps)
+	}
+}

@@ -77,9 +77,14 @@
 // Run runs a spec on a pool of Options.Workers goroutines (one per CPU by default).
 // A run is deterministic, and records are ordered by the spec, not by completion, so
 // results and tables are identical whatever the worker count. Options.Progress
-// reports (done, total) for progress bars (kernel.Progress in notebooks, a terminal
-// bar in the CLI); cancelling the context stops the run with every finished record
-// kept. With an automatic load search, the curves' searches advance together, one
+// reports (done, total) for progress bars, e.g. in a notebook cell
+//
+//	bar := kernel.NewProgress("fig7")
+//	res, err := experiment.Run(ctx, spec, experiment.Options{Out: "results/fig7", Progress: bar.Update})
+//	bar.Finish()
+//
+// and a terminal bar in the CLI; cancelling the context stops the run with every
+// finished record kept. With an automatic load search, the curves' searches advance together, one
 // load per round, and the round's replications of every curve run in parallel.
 //
 // # Slurm
