@@ -40,8 +40,12 @@ func OpenStore(dir string) (*Store, error) {
 	return &Store{Dir: dir}, nil
 }
 
-// Path is the file of the record with the given key.
+// Path is the file of the record with the given key (64 hex digits): records fan out
+// into 256 directories by their first two digits.
 func (s *Store) Path(key string) string {
+	if len(key) < 2 {
+		return filepath.Join(s.Dir, "records", key+".json")
+	}
 	return filepath.Join(s.Dir, "records", key[:2], key+".json")
 }
 
