@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/twintorus/twintorus/sim/experiment"
 )
@@ -93,18 +94,20 @@ func storeCSV(t *testing.T, dir string) string {
 	return b.String()
 }
 
-// localCSV runs a spec with the library's local runner, for reference.
-func localCSV(t *testing.T, specPath string) string {
+// localCSV runs a spec with the library's local runner on 2 workers, for reference,
+// and says how long it took.
+func localCSV(t *testing.T, specPath string) (string, time.Duration) {
 	t.Helper()
 	spec, err := experiment.ReadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := experiment.Run(context.Background(), spec, experiment.Options{Out: dir, Workers: 2}); err != nil {
+	res, err := experiment.Run(context.Background(), spec, experiment.Options{Out: dir, Workers: 2})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return storeCSV(t, dir)
+	return storeCSV(t, dir), res.Elapsed
 }
 
 // TestSweepRefusesBadInput: a malformed spec fails with file:line before anything
