@@ -7,14 +7,12 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 )
 
-// BenchmarkTorus8x8x8 is the engine's speed target: torus:8x8x8, DOR with 2 dateline
-// VCs per link, 4-flit packets, uniform traffic at 0.2 flits/cycle/PE. One op is 1000
-// cycles of steady state (after a 5000-cycle warm-up outside the timer), so allocs/op
-// is the allocation per 1000 cycles in steady state: it must be 0.
-func BenchmarkTorus8x8x8(b *testing.B) {
-	p := params(0.2, 0, 1<<40, 1)
-	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
-	e := newRun(b, "torus:8x8x8", routing.SchemeVC, "uniform", p)
+// benchSteady measures steady-state speed: after a 5000-cycle warm-up outside the
+// timer, one op is 1000 cycles, so allocs/op is the allocation per 1000 cycles of
+// steady state (it must be 0).
+func benchSteady(b *testing.B, spec string, scheme routing.Scheme, load float64, p Params) {
+	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
+	e := newRun(b, spec, scheme, "uniform", p)
 	for e.now < 5000 {
 		e.Step()
 	}
@@ -34,4 +32,26 @@ func BenchmarkTorus8x8x8(b *testing.B) {
 	}
 	b.ReportMetric(float64(e.m.flitHops-hops0)/sec, "flit-hops/s")
 	b.ReportMetric(float64(e.now-cycles0)*float64(e.net.Switches())/sec, "switch-cycles/s")
+}
+
+// BenchmarkTorus8x8x8 is the engine's speed target: torus:8x8x8, DOR with 2 dateline
+// VCs per link, 4-flit packets, uniform traffic at 0.2 flits/cycle/PE.
+func BenchmarkTorus8x8x8(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}
+
+// BenchmarkTwin4x4x4Saturated is configuration D near saturation under bubble flow
+// control: the regime of the papers' figures.
+func BenchmarkTwin4x4x4Saturated(b *testing.B) {
+	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, Defaults())
+}
+
+// BenchmarkTorus32x32x32 is a large network (32,768 switches) whose state does not fit
+// in cache: the memory-bound regime.
+func BenchmarkTorus32x32x32(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+	benchSteady(b, "torus:32x32x32", routing.SchemeVC, 0.02, p)
 }

@@ -219,7 +219,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.m.init(e)
 	// First generation time of every PE.
-	e.gen.init()
+	e.gen.init(cfg.Net.Terminals(), e.inj.P())
 	for t := 0; t < cfg.Net.Terminals() && e.inj.P() > 0; t++ {
 		e.gen.add(int32(t), e.nextGen(-1), 0)
 	}

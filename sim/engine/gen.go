@@ -1,40 +1,57 @@
 package engine
 
-// genCalendar holds the next generation cycle of every PE: a wheel of genSlots buckets
-// for the near future and a heap for gaps beyond it (rare, at very low loads). Taking
-// the PEs due at a cycle costs O(1) per PE instead of a heap operation.
+import "math"
+
+// genCalendar holds the next generation cycle of every PE: a wheel of slots for the near
+// future and a heap for gaps beyond it (rare). Taking the PEs due at a cycle costs O(1)
+// per PE instead of a heap operation.
+//
+// It is sized from the generation probability p per PE per cycle: about 8/p slots, so
+// that a geometric gap outruns the wheel with probability e^-8, each with room for
+// twice the expected arrivals, carved from one array: no allocation after New.
 type genCalendar struct {
-	slots [][]int32 // slot t&genMask: the PEs due at cycle t, for t < horizon
-	far   genHeap   // PEs due at or after the horizon
-	count int       // PEs in slots
+	slots [][]int32 // slot t&mask: the PEs due at cycle t, for t < now + len(slots)
+	mask  int64
+	far   genHeap // PEs due beyond the wheel
+	count int     // PEs in slots
 }
 
-const genSlots = 1 << 12
-const genMask = genSlots - 1
-
-func (c *genCalendar) init() { c.slots = make([][]int32, genSlots) }
+func (c *genCalendar) init(pes int, p float64) {
+	n := 64
+	for n < 1<<16 && float64(n) < 8/math.Max(p, 1e-9) {
+		n *= 2
+	}
+	room := int(2*float64(pes)*math.Min(p, 1)) + 8
+	backing := make([]int32, n*room)
+	c.slots = make([][]int32, n)
+	for i := range c.slots {
+		c.slots[i] = backing[i*room : i*room : (i+1)*room]
+	}
+	c.mask = int64(n - 1)
+	c.far = make(genHeap, 0, 64)
+}
 
 // add schedules PE pe at cycle at, seen from cycle now.
 func (c *genCalendar) add(pe int32, at, now int64) {
-	if at-now >= genSlots {
+	if at-now > c.mask {
 		c.far.push(genItem{at: at, pe: pe})
 		return
 	}
-	c.slots[at&genMask] = append(c.slots[at&genMask], pe)
+	c.slots[at&c.mask] = append(c.slots[at&c.mask], pe)
 	c.count++
 }
 
 // due returns the PEs due at cycle now (valid until the next call) after moving the
 // far ones that came within reach.
 func (c *genCalendar) due(now int64) []int32 {
-	for len(c.far) > 0 && c.far[0].at-now < genSlots {
+	for len(c.far) > 0 && c.far[0].at-now <= c.mask {
 		it := c.far[0]
 		c.far.pop()
-		c.slots[it.at&genMask] = append(c.slots[it.at&genMask], it.pe)
+		c.slots[it.at&c.mask] = append(c.slots[it.at&c.mask], it.pe)
 		c.count++
 	}
-	s := c.slots[now&genMask]
-	c.slots[now&genMask] = s[:0]
+	s := c.slots[now&c.mask]
+	c.slots[now&c.mask] = s[:0]
 	c.count -= len(s)
 	return s
 }
@@ -42,8 +59,8 @@ func (c *genCalendar) due(now int64) []int32 {
 // next is the earliest cycle at or after now at which some PE is due, or -1 if none.
 func (c *genCalendar) next(now int64) int64 {
 	if c.count > 0 {
-		for t := now; t < now+genSlots; t++ {
-			if len(c.slots[t&genMask]) > 0 {
+		for t := now; t <= now+c.mask; t++ {
+			if len(c.slots[t&c.mask]) > 0 {
 				return t
 			}
 		}
