@@ -16,12 +16,6 @@ import (
 
 func init() { commands = append(commands, newRunCmd) }
 
-// runReport is what `run --json` prints: the point that ran and what it measured.
-type runReport struct {
-	Point experiment.Point `json:"point"`
-	*engine.Result
-}
-
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON bool
@@ -65,9 +59,13 @@ Traffic patterns:
 				return err
 			}
 			if asJSON {
+				// What the run measured (NaN, as when no packet was delivered, as null),
+				// with the point that ran.
+				out := experiment.JSONSafe(r).(map[string]any)
+				out["point"] = p
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(runReport{Point: p, Result: r})
+				return enc.Encode(out)
 			}
 			printRun(cmd.OutOrStdout(), p, r)
 			return nil

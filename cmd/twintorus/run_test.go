@@ -27,6 +27,15 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
+// A run that delivers nothing has no latency: JSON says null, not a failure.
+func TestRunJSONNoPackets(t *testing.T) {
+	var r map[string]any
+	runJSON(t, &r, "run", "torus:4x4", "--load", "0.00001", "--warmup", "0", "--cycles", "10", "--json")
+	if r["hops"] != nil || r["latency_network"].(map[string]any)["mean"] != nil || r["packets_delivered"].(float64) != 0 {
+		t.Errorf("hops %v, latency %v", r["hops"], r["latency_network"])
+	}
+}
+
 // The papers' deadlock examples deadlock from the command line with --deadlock none,
 // and the report names the cycle of waiting channels.
 func TestRunDeadlockExamples(t *testing.T) {

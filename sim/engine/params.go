@@ -212,3 +212,11 @@ func (p *Params) validate() error {
 	}
 	return nil
 }
+
+// ModelVersion is the revision of the simulation model: bump it whenever a change to
+// the engine, routing, topology or traffic packages changes any result for a given
+// point and seed (a bug fix, a new arbitration order, a different random draw), and
+// not for changes that keep results bit for bit (speed-ups, refactorings). The golden
+// test (TestGoldenResults) fails on any change of results, to force the decision.
+// Stored experiment results carry it, so a new version recomputes them.
+const ModelVersion = 1

@@ -6,18 +6,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+
+	"github.com/twintorus/twintorus/sim/engine"
 )
 
-// ModelVersion is the revision of the simulation model that results depend on. It is
-// part of every record key, so bumping it invalidates every stored result: bump it
-// whenever a change to the engine, routing, topology or traffic packages changes any
-// result for a given point and seed (a bug fix, a new arbitration order, a different
-// random draw), and not for changes that keep results bit for bit (speed-ups,
-// refactorings), which the engine's lockstep and golden tests hold to.
-//
-// Records made under another model version are not found by a sweep (it runs the
-// point again) and are left out by Load, which counts them as stale.
-const ModelVersion = 1
+// ModelVersion is engine.ModelVersion, the revision of the simulation model that
+// results depend on. It is part of every record key, so a new model version
+// invalidates every stored result. Records made under another model version are not
+// found by a sweep (it runs the point again) and are left out by Load, which counts
+// them as stale.
+const ModelVersion = engine.ModelVersion
 
 // Key is the content hash of the point, load and seed included, under ModelVersion:
 // 64 hex digits, the name of its record in a results store. The point should be in

@@ -117,6 +117,11 @@ func UnmarshalRecord(data []byte) (*Record, error) {
 // with results of this version.
 var ErrStale = errors.New("stale record")
 
+// JSONSafe returns v as a value encoding/json can write even when it holds NaN (a
+// run that delivered no packet has NaN latencies): NaN and infinite floats become
+// null. Structs become maps by their json names (embedded structs are not flattened).
+func JSONSafe(v any) any { return nanToNull(reflect.ValueOf(v)) }
+
 // nanToNull turns v into a value encoding/json can write: structs become maps by their
 // json names, and NaN or infinite floats become null. It follows encoding/json's
 // rules for the types a Result holds: tags, omitempty, "-", pointers and slices.
