@@ -2,14 +2,37 @@
 SHELL := /usr/bin/env bash
 GO ?= go
 FUZZTIME ?= 15s
+REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
+LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
 
-.PHONY: test run build vet fuzz gotest
+.PHONY: run test setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench
 
-## test: set up what the tests need and run every test
-test: vet gotest fuzz
+## run: set up what is missing (saying so), then start Jupyter on notebooks/ and print its URL
+run: setup
+	scripts/jupyter.sh
+
+## test: set up what the tests need (Jupyter, gonb, Chromium, Slurm) and run every test:
+## vet and formatting, the Go tests (the Slurm test must run, not skip), the parsers'
+## fuzz targets for a short time, and every notebook headless in quick mode
+test: setup setup-browser setup-slurm vet gotest fuzz notebooks
+
+## setup: Debian's Jupyter, the module's dependencies, gonb, goimports and twintorus in bin/,
+## and the "Go (twintorus)" kernelspec
+setup:
+	scripts/setup.sh
+
+## kernel: only the kernel (gonb, goimports, kernelspec), for a Jupyter you already have
+kernel:
+	scripts/setup.sh --kernel-only
+
+setup-browser:
+	scripts/setup-browser.sh
+
+setup-slurm:
+	scripts/setup-slurm.sh
 
 build:
-	$(GO) build -o bin/twintorus ./cmd/twintorus
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/twintorus ./cmd/twintorus
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -17,8 +40,20 @@ vet:
 	$(GO) vet ./...
 
 gotest:
-	$(GO) test ./...
+	TWINTORUS_SLURM_REQUIRED=1 $(GO) test -timeout 30m ./...
 
-## fuzz: run every parser's fuzz target for a short time
+## fuzz: every parser's fuzz target, one after the other
 fuzz:
-	$(GO) test -run=NONE -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./sim/topology/
+	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./sim/topology/
+	$(GO) test -run=NONE -fuzz='^FuzzParsePattern$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
+	$(GO) test -run=NONE -fuzz='^FuzzParseSizes$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
+	$(GO) test -run=NONE -fuzz='^FuzzParseSpec$$' -fuzztime=$(FUZZTIME) ./sim/experiment/
+
+## notebooks: execute every notebook headless in quick mode; fails on any cell error
+notebooks: setup
+	scripts/run-notebooks.sh
+
+## bench: the speed benchmarks recorded in BENCHMARKS.md
+bench:
+	$(GO) test -run=NONE -bench='Torus8x8x8|Twin4x4x4' -benchtime=200x ./sim/engine/
+	$(GO) test -run=NONE -bench=. ./sim/analysis/
