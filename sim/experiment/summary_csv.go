@@ -1,0 +1,72 @@
+package experiment
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ReadSummaryCSV reads what WriteSummaryCSV wrote, so that notebooks can load stored
+// results of full runs without their records. Each metric's estimate gets the point's
+// replication count as N (the file keeps one count per point).
+func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
+	rows, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("read summary CSV: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("read summary CSV: no header")
+	}
+	head := rows[0]
+	fixed := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
+	if len(head) < len(fixed) || strings.Join(head[:len(fixed)], ",") != strings.Join(fixed, ",") || (len(head)-len(fixed))%4 != 0 {
+		return nil, fmt.Errorf("read summary CSV: header %q is not a summary table (want %s, then four columns per metric)", strings.Join(head, ","), strings.Join(fixed, ","))
+	}
+	var metrics []string
+	for i := len(fixed); i < len(head); i += 4 {
+		m := strings.TrimSuffix(head[i], "_mean")
+		if head[i] != m+"_mean" || head[i+1] != m+"_sd" || head[i+2] != m+"_low" || head[i+3] != m+"_high" {
+			return nil, fmt.Errorf("read summary CSV: columns %q do not describe one metric (want M_mean, M_sd, M_low, M_high)", strings.Join(head[i:i+4], ","))
+		}
+		metrics = append(metrics, m)
+	}
+	out := make([]Summary, 0, len(rows)-1)
+	for li, row := range rows[1:] {
+		line := li + 2
+		num := func(col int) (float64, error) {
+			v, err := strconv.ParseFloat(row[col], 64)
+			if err != nil {
+				return 0, fmt.Errorf("read summary CSV: line %d, %s: %q is not a number", line, head[col], row[col])
+			}
+			return v, nil
+		}
+		s := Summary{Curve: row[0], CurveKey: row[1], Estimates: map[string]Estimate{}}
+		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[4], Tie: row[5], Traffic: row[6], Sizes: row[7]}
+		var err error
+		if s.Load, err = num(8); err != nil {
+			return nil, err
+		}
+		s.Point.Load = s.Load
+		n, err1 := strconv.Atoi(row[9])
+		sat, err2 := strconv.Atoi(row[10])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[9], row[10])
+		}
+		s.N, s.Saturated = n, sat
+		for i, m := range metrics {
+			var e Estimate
+			c := len(fixed) + 4*i
+			for j, dst := range []*float64{&e.Mean, &e.SD, &e.Low, &e.High} {
+				if *dst, err = num(c + j); err != nil {
+					return nil, err
+				}
+			}
+			e.N = n
+			s.Estimates[m] = e
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

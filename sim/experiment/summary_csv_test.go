@@ -1,0 +1,58 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestSummaryCSVRoundTrip(t *testing.T) {
+	spec, err := ParseSpec("t.yaml", []byte(`
+topologies: [torus:4x4, twin:3x3x3/D]
+engine: {warmup: 200, measure: 1000}
+loads: [0.05, 0.3, 1.0]
+seeds: 3
+metrics: [accepted, latency_network_mean, hops]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), spec, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	metrics := []string{"accepted", "latency_network_mean", "hops"}
+	sums := res.Summaries(metrics...)
+	if err := WriteSummaryCSV(&buf, sums, metrics); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSummaryCSV(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(sums) {
+		t.Fatalf("%d summaries back, %d written", len(back), len(sums))
+	}
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for i, s := range sums {
+		b := back[i]
+		if b.Curve != s.Curve || b.CurveKey != s.CurveKey || b.Load != s.Load || b.N != s.N || b.Saturated != s.Saturated || b.Point.Topology != s.Point.Topology || b.Point.Deadlock != s.Point.Deadlock {
+			t.Fatalf("summary %d: %+v, wrote %+v", i, b, s)
+		}
+		for _, m := range metrics {
+			x, y := s.Estimates[m], b.Estimates[m]
+			if !same(x.Mean, y.Mean) || !same(x.SD, y.SD) || !same(x.Low, y.Low) || !same(x.High, y.High) {
+				t.Fatalf("summary %d %s: %+v back, wrote %+v", i, m, y, x)
+			}
+		}
+	}
+	for _, bad := range []string{"", "a,b\n", "curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,load,n,saturated,x_mean\n",
+		"curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,load,n,saturated\nc,k,t,r,d,t,u,1,zero,3,0\n"} {
+		if _, err := ReadSummaryCSV(strings.NewReader(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}
