@@ -19,7 +19,7 @@ metrics: [accepted, latency_network_mean, hops]
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), spec, Options{Workers: 2})
+	res, err := Run(context.Background(), spec, Options{Workers: 2, Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
