@@ -181,8 +181,14 @@ type Saturation struct {
 // Saturations reports, for each curve among the records, its saturation load and
 // saturation throughput, curves in order of first appearance.
 func Saturations(records []Record) []Saturation {
+	return SaturationsOf(Summarize(records, "accepted"))
+}
+
+// SaturationsOf is Saturations from summaries that hold the "accepted" estimate, in
+// curve and load order as Summarize returns them (or ReadSummaryCSV reads them).
+func SaturationsOf(summaries []Summary) []Saturation {
 	var out []Saturation
-	for _, s := range Summarize(records, "accepted") {
+	for _, s := range summaries {
 		if len(out) == 0 || out[len(out)-1].CurveKey != s.CurveKey {
 			out = append(out, Saturation{Curve: s.Curve, CurveKey: s.CurveKey, Load: math.NaN(), Below: math.NaN(),
 				Throughput: Estimated(nil), PeakLoad: math.NaN()})
