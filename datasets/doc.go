@@ -1,0 +1,33 @@
+// Package datasets holds the data the notebooks show beside the simulator's own
+// results.
+//
+// This package owns the papers' numbers: reference/*.csv, one row per value
+// printed in (or evaluated from) one of the five source papers, each with its
+// provenance (paper, figure or table, seeds file and line, and the shortest
+// verbatim phrase that contains it). References loads one file;
+// ReferenceNames lists them; Find, Filter and Lookup help notebooks pick rows.
+//
+// The sources are the ones the specs cite: [TR] the 3DT technical report,
+// [J] its journal version, [DL] the deadlock paper, [Th] the thesis
+// introduction and [nDT] the n-dimensional twin torus paper (the last four
+// inside the thesis text). Configuration letters are always the report's A-J;
+// the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
+// from it say so.
+//
+// Topology is a spec string (twin:4x4x4/D, torus:16x8); it names no
+// configuration when the value holds for several (twin:5x5x5 with
+// Configuration "D G"), and is empty when the paper gives no sizes.
+//
+// Kinds of row:
+//
+//   - exact: a number the paper prints as the result of a computation
+//     (a table cell, a count, an average distance);
+//   - formula: a paper's formula evaluated at the row's topology (the quote is
+//     the formula as printed);
+//   - measured: a number printed in a table of simulation results;
+//   - claim: a statement about simulation or analysis results, possibly
+//     qualitative (Value, Low and High may all be NaN).
+//
+// The files experiments/*.yaml and results/ belong to the experiment runner,
+// not to this package's reference data.
+package datasets
