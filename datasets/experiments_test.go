@@ -1,0 +1,38 @@
+package datasets
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+// Every embedded experiment spec is valid: it parses and every point builds.
+func TestExperimentsValid(t *testing.T) {
+	names := ExperimentNames()
+	if len(names) < 2 {
+		t.Fatalf("experiments: %v", names)
+	}
+	for _, n := range names {
+		file, b, err := Experiment(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := experiment.ParseSpec(file, b)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if err := spec.Validate(); err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if spec.Seeds != 30 {
+			t.Errorf("%s: %d replications; the papers use 30", n, spec.Seeds)
+		}
+	}
+	if _, _, err := Experiment("nope"); err == nil || !strings.Contains(err.Error(), "3dt-configurations") {
+		t.Errorf("unknown experiment: %v", err)
+	}
+	if _, err := Result("nope.csv"); err == nil || !strings.Contains(err.Error(), "README.md") {
+		t.Errorf("unknown result: %v", err)
+	}
+}
