@@ -1,0 +1,129 @@
+package figures
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/datasets"
+	"github.com/twintorus/twintorus/plots"
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+func TestQuickSpec(t *testing.T) {
+	_, b, err := datasets.Experiment("3dt-configurations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := experiment.ParseSpec("x.yaml", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := QuickSpec(spec)
+	v := q.Loads.Values
+	if q.Seeds != 2 || q.Engine.Measure != 3000 || len(v) < 5 || len(v) >= len(spec.Loads.Values) || v[len(v)-1] != spec.Loads.Values[len(spec.Loads.Values)-1] {
+		t.Errorf("quick spec: %d seeds, %d cycles, loads %v", q.Seeds, q.Engine.Measure, v)
+	}
+	if spec.Seeds != 30 || len(spec.Loads.Values) != 15 {
+		t.Error("QuickSpec changed the full spec")
+	}
+}
+
+func TestQuickRunAndCurves(t *testing.T) {
+	spec, err := experiment.ParseSpec("t.yaml", []byte(`
+topologies: [twin:3x3x3/A, twin:3x3x3/D, torus:9x6]
+deadlock: [bubble, vc]
+traffic: uniform
+sizes: "1"
+loads: [0.05, 0.1, 0.2, 0.3, 0.5, 0.7]
+seeds: 30
+metrics: [accepted, latency_network_mean, hops, saturated]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	r, err := resultsOf(context.Background(), "test", spec, Quick, func(done, total int) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || r.Spec.Seeds != 2 || len(r.Saturations) != 6 || !strings.Contains(r.About(), "quick run, 2 replications") {
+		t.Fatalf("progress calls %d, spec %+v, saturations %d, about %q", calls, r.Spec.Loads, len(r.Saturations), r.About())
+	}
+	series, err := Curves(r.Summaries, "accepted", "latency_network_mean", CurveOptions{
+		Keep:        func(s experiment.Summary) bool { return s.Point.Deadlock == "bubble" },
+		Unsaturated: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(series) != 3 || series[0].Name != "A bubble" || series[2].Name != "2D 9x6 bubble" {
+		t.Fatalf("series: %d, names %q %q", len(series), series[0].Name, series[len(series)-1].Name)
+	}
+	for _, s := range series {
+		for i, p := range s.Points {
+			if p.XLow > p.X || p.XHigh < p.X || p.YLow > p.Y || p.YHigh < p.Y || math.IsNaN(p.YLow) {
+				t.Errorf("%s point %d: intervals do not hold the means: %+v", s.Name, i, p)
+			}
+			if i > 0 && p.X <= s.Points[i-1].X {
+				t.Errorf("%s: accepted traffic not increasing below saturation: %v", s.Name, s.Points)
+			}
+		}
+	}
+	if _, err := (plots.LinePlot{Series: series}).Figure(); err != nil {
+		t.Errorf("the plots package refuses the curves: %v", err)
+	}
+	if _, err := Curves(r.Summaries, "accepted", "no_such_metric", CurveOptions{}); err == nil || !strings.Contains(err.Error(), "latency_network_mean") {
+		t.Errorf("unknown metric: %v", err)
+	}
+	if _, err := Curves(nil, Load, "accepted", CurveOptions{}); err == nil {
+		t.Error("no summaries accepted")
+	}
+}
+
+func TestLabelsAndStyle(t *testing.T) {
+	for spec, want := range map[string]string{"twin:4x4x4/D": "D", "torus:16x8": "2D 16x8", "torus:8x8x8": "3D 8x8x8",
+		"twin:4x4x2x4x4/cbest": "5DT 4x4x2x4x4 cbest", "mesh:4x4": "mesh:4x4", "bad": "bad"} {
+		if got := Network(spec); got != want {
+			t.Errorf("Network(%q) = %q, want %q", spec, got, want)
+		}
+	}
+	if Scheme("vc") != "VCs" || Scheme("bubble") != "bubble" {
+		t.Error("Scheme")
+	}
+	c1, d1 := Style(experiment.Point{Topology: "twin:4x4x4/A", Deadlock: "bubble"})
+	c2, d2 := Style(experiment.Point{Topology: "twin:4x4x4/D", Deadlock: "bubble"})
+	c3, d3 := Style(experiment.Point{Topology: "torus:16x8", Deadlock: "bubble"})
+	if c1 == c2 || d1 != plots.Dashed || d2 != plots.Solid || c3 != plots.Black || d3 != plots.Solid {
+		t.Errorf("styles: A %v/%v, D %v/%v, torus %v/%v", c1, d1, c2, d2, c3, d3)
+	}
+	seen := map[[2]int]string{}
+	for _, l := range "ABCDEFGHIJ" {
+		c, d := Style(experiment.Point{Topology: "twin:4x4x4/" + string(l), Deadlock: "bubble"})
+		if o, ok := seen[[2]int{int(c), int(d)}]; ok {
+			t.Errorf("%c and %s share colour and line", l, o)
+		}
+		seen[[2]int{int(c), int(d)}] = string(l)
+	}
+}
+
+func TestClaims(t *testing.T) {
+	r, err := datasets.Lookup("tr-7.3-bubble-128-throughput")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := PaperValue(r); got != "10–23 %" {
+		t.Errorf("PaperValue = %q", got)
+	}
+	if got := Source(r); !strings.HasPrefix(got, "[TR] §7.3.3 (Fig. 16), seed 002 line ") {
+		t.Errorf("Source = %q", got)
+	}
+	if Verdict(15, 10, 23) != "yes" || Verdict(30, 10, 23) != "no" || Percent(1.234) != "+23 %" || Percent(0.8) != "-20 %" {
+		t.Error("Verdict/Percent")
+	}
+	h, rows := ClaimsTable([]Claim{{"D beats the rest", "10–23 %", "+15 %", "yes", "[TR]"}})
+	if len(h) != 5 || len(rows) != 1 || rows[0][3] != "yes" {
+		t.Error("ClaimsTable")
+	}
+}
