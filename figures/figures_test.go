@@ -74,6 +74,20 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 	if _, err := (plots.LinePlot{Series: series}).Figure(); err != nil {
 		t.Errorf("the plots package refuses the curves: %v", err)
 	}
+	sa, ok := r.Saturation("twin:3x3x3/D", "bubble")
+	if !ok || math.IsNaN(sa.Throughput.Mean) || sa.Throughput.Mean < 0.2 {
+		t.Errorf("saturation of D: %+v %v", sa, ok)
+	}
+	if l := r.Loads("twin:3x3x3/D", "vc"); len(l) != len(r.Spec.Loads.Values) || l[0] >= l[1] {
+		t.Errorf("loads %v", l)
+	}
+	common := r.CommonUnsaturated("bubble", "twin:3x3x3/A", "twin:3x3x3/D", "torus:9x6")
+	if e := r.At("twin:3x3x3/A", "bubble", common, "latency_network_mean"); math.IsNaN(e.Mean) || e.Mean < 10 {
+		t.Errorf("latency of A at %g: %+v", common, e)
+	}
+	if e := r.At("twin:3x3x3/A", "bubble", 0.123, "accepted"); !math.IsNaN(e.Mean) {
+		t.Errorf("a load that was not run: %+v", e)
+	}
 	if _, err := Curves(r.Summaries, "accepted", "no_such_metric", CurveOptions{}); err == nil || !strings.Contains(err.Error(), "latency_network_mean") {
 		t.Errorf("unknown metric: %v", err)
 	}
