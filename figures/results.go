@@ -71,7 +71,6 @@ func LoadResults(ctx context.Context, name string, mode Mode, progress func(done
 }
 
 func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode, progress func(done, total int)) (*Results, error) {
-	var err error
 	r := &Results{Name: name, Mode: mode, Spec: spec}
 	switch mode {
 	case Stored:
@@ -92,11 +91,10 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	default:
 		dir := StoreDir()
 		if mode == Quick {
+			// A store per quick spec in the temporary directory: the notebook's later
+			// cells find the records its first cell made.
 			r.Spec = QuickSpec(spec)
-			if dir, err = os.MkdirTemp("", "twintorus-quick-"); err != nil {
-				return nil, err
-			}
-			defer os.RemoveAll(dir)
+			dir = filepath.Join(os.TempDir(), "twintorus-quick", r.Spec.Hash())
 		}
 		res, err := experiment.Run(ctx, r.Spec, experiment.Options{Out: dir, Progress: progress})
 		if err != nil {
