@@ -92,8 +92,8 @@ func lookOf(i int, s Series) look {
 	return l
 }
 
-// hex formats a colour for ECharts.
-func hex(c color.Color) string {
+// hexColor formats a colour for ECharts.
+func hexColor(c color.Color) string {
 	r, g, b, _ := c.RGBA()
 	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }

@@ -1,0 +1,200 @@
+package plots
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// Default interactive chart size, in CSS pixels.
+const (
+	ChartWidth  = 720
+	ChartHeight = 440
+)
+
+// Chart is an interactive ECharts chart, written as HTML.
+type Chart struct {
+	id            string
+	width, height int
+	option        string // a JavaScript object literal, safe inside <script>
+}
+
+// ID is the id of the chart's <div>: derived from the chart's content, so
+// the same chart always renders to the same HTML.
+func (c *Chart) ID() string { return c.id }
+
+// Fragment returns the chart's <div> and the script that draws it. It
+// needs [Library] somewhere on the page, before or after it.
+//
+// Identical charts share an id; each script draws the first element with
+// that id not drawn yet, so repeating a chart on a page still works.
+func (c *Chart) Fragment() string {
+	return fmt.Sprintf(`<div id="%s" class="twintorus-chart" style="width:%dpx;height:%dpx;max-width:100%%"></div>
+<script type="text/javascript">
+(function () {
+  var id = %q, option = %s;
+  function draw() {
+    var all = document.querySelectorAll('[id="' + id + '"]');
+    for (var i = 0; i < all.length; i++) {
+      if (!all[i].hasAttribute("data-drawn")) {
+        all[i].setAttribute("data-drawn", "");
+        echarts.init(all[i]).setOption(option);
+        return;
+      }
+    }
+  }
+  if (window.echarts) { draw(); } else { (window.twintorusCharts = window.twintorusCharts || []).push(draw); }
+})();
+</script>
+`, c.id, c.width, c.height, c.id, c.option)
+}
+
+// HTML returns a self-contained fragment: [Library] and [Chart.Fragment].
+// Display it in a notebook cell (e.g. gonbui.DisplayHTML); the library
+// loads once per page however many charts carry it.
+func (c *Chart) HTML() string {
+	return Library() + c.Fragment()
+}
+
+// Page returns a complete HTML document showing the charts, with the
+// ECharts script included once.
+func Page(title string, charts ...*Chart) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n</head>\n<body>\n", html.EscapeString(title))
+	b.WriteString(Library())
+	for _, c := range charts {
+		b.WriteString(c.Fragment())
+	}
+	b.WriteString("</body>\n</html>\n")
+	return b.String()
+}
+
+// rect is what the three kinds of go-echarts chart share.
+type rect interface {
+	Validate()
+	JSON() map[string]interface{}
+}
+
+// newChart turns a go-echarts chart into a Chart; edit may adjust options
+// go-echarts does not model.
+func newChart(kind string, width, height int, c rect, edit func(map[string]interface{})) (*Chart, error) {
+	c.Validate()
+	obj := c.JSON()
+	colors := make([]string, len(palette))
+	for i, p := range palette {
+		colors[i] = hexColor(p)
+	}
+	obj["color"] = colors
+	obj["toolbox"] = toolbox(kind == "line")
+	if edit != nil {
+		edit(obj)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(obj); err != nil {
+		return nil, fmt.Errorf("plots: encode %s chart options: %w", kind, err)
+	}
+	option := scriptSafe(unquoteFuncs(strings.TrimSpace(buf.String())))
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s %dx%d %s", kind, width, height, option)))
+	return &Chart{
+		id:     "twintorus-" + kind + "-" + hex.EncodeToString(sum[:6]),
+		width:  width,
+		height: height,
+		option: option,
+	}, nil
+}
+
+// unquoteFuncs turns the strings go-echarts marks as JavaScript functions
+// ("__f__function…__f__") into code, as its own templates do. The
+// functions in this package use single quotes only, which JSON leaves as
+// they are.
+func unquoteFuncs(s string) string {
+	return strings.NewReplacer(`"__f__`, "", `__f__"`, "", "__f__", "").Replace(s)
+}
+
+// scriptSafe keeps user text (titles, names) from closing the <script>
+// element; both escapes mean the same inside JavaScript strings.
+func scriptSafe(s string) string {
+	return strings.NewReplacer("</", `<\/`, "<!--", `<\!--`).Replace(s)
+}
+
+func checkSize(width, height int) error {
+	if width <= 0 || height <= 0 {
+		return fmt.Errorf("plots: chart size %dx%d is not positive", width, height)
+	}
+	return nil
+}
+
+// Shared option pieces.
+
+func px(v int) string { return fmt.Sprint(v) }
+
+func chartInit(width, height int) opts.Initialization {
+	// ChartID is unused (we write our own HTML) but set so that go-echarts
+	// does not draw a random one.
+	return opts.Initialization{Width: fmt.Sprintf("%dpx", width), Height: fmt.Sprintf("%dpx", height), ChartID: "twintorus"}
+}
+
+func chartTitle(o Options) opts.Title {
+	return opts.Title{Title: o.Title, Left: "center", TitleStyle: &opts.TextStyle{FontSize: 15, FontWeight: "normal"}}
+}
+
+// toolbox offers saving as PNG and, for numeric axes, box zoom. It is
+// a plain map: go-echarts writes a null zoom icon, which hides ECharts'
+// default one.
+func toolbox(zoom bool) map[string]interface{} {
+	features := map[string]interface{}{
+		"saveAsImage": map[string]interface{}{"title": "save as PNG"},
+	}
+	if zoom {
+		features["dataZoom"] = map[string]interface{}{"title": map[string]string{"zoom": "zoom", "back": "undo zoom"}}
+		features["restore"] = map[string]interface{}{"title": "reset"}
+	}
+	return map[string]interface{}{"show": true, "right": 20, "feature": features}
+}
+
+// chartLegend places the legend; it returns the room the grid leaves on
+// the right for it.
+func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
+	switch place {
+	case LegendHidden:
+		return opts.Legend{Show: opts.Bool(false)}, 30
+	case LegendInside:
+		return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Left: "100", Top: "70"}, 30
+	}
+	widest := 0
+	for _, n := range names {
+		widest = max(widest, len([]rune(n)))
+	}
+	room := 60 + 7*widest
+	return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Right: "10", Top: "middle"}, room
+}
+
+func chartGrid(right int) opts.Grid {
+	return opts.Grid{Left: "80", Right: px(right), Top: "60", Bottom: "60"}
+}
+
+func splitLine() *opts.SplitLine {
+	return &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: hexColor(gridColor)}}
+}
+
+// valueAxes are numeric axes named in the middle, like gonum's, that fit
+// the data rather than start at zero.
+func valueAxes(p LinePlot) (opts.XAxis, opts.YAxis) {
+	kind := func(log bool) string {
+		if log {
+			return "log"
+		}
+		return "value"
+	}
+	x := opts.XAxis{Type: kind(p.LogX), Name: p.XLabel, NameLocation: "middle", NameGap: 30, Scale: opts.Bool(true), SplitLine: splitLine()}
+	y := opts.YAxis{Type: kind(p.LogY), Name: p.YLabel, NameLocation: "middle", NameGap: 50, Scale: opts.Bool(true), SplitLine: splitLine()}
+	return x, y
+}

@@ -1,0 +1,69 @@
+package plots
+
+import (
+	"math"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// Chart renders the bar plot as an interactive chart of the given size in
+// CSS pixels; marker groups are drawn as flat marks across each category.
+func (p BarPlot) Chart(width, height int) (*Chart, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if err := checkSize(width, height); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, g := range p.Groups {
+		names = append(names, g.Name)
+	}
+	legend, room := chartLegend(p.Legend, names)
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithInitializationOpts(chartInit(width, height)),
+		charts.WithTitleOpts(chartTitle(p.Options)),
+		charts.WithLegendOpts(legend),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(chartGrid(room)),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: p.XLabel, NameLocation: "middle", NameGap: 30}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: p.YLabel, NameLocation: "middle", NameGap: 50, SplitLine: splitLine()}),
+	)
+	bar.SetXAxis(p.Categories)
+	// A marker spans the cluster of bars: ECharts leaves 20 % of each
+	// category empty by default.
+	plotWidth := width - 80 - room
+	markerWidth := max(int(clusterWidth*float64(plotWidth)/float64(len(p.Categories))), 4)
+	marks := charts.NewScatter()
+	for i, g := range p.Groups {
+		color := hexColor(barStyle(i, p.Groups).color)
+		if g.Marker {
+			data := make([]opts.ScatterData, len(g.Values))
+			for j, v := range g.Values {
+				data[j] = opts.ScatterData{Value: v}
+				if math.IsNaN(v) {
+					data[j].Value = nil
+				}
+			}
+			marks.AddSeries(g.Name, data,
+				charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
+				charts.WithSeriesOpts(func(s *charts.SingleSeries) {
+					s.Symbol, s.SymbolSize = "rect", []int{markerWidth, 4}
+				}),
+			)
+			continue
+		}
+		data := make([]opts.BarData, len(g.Values))
+		for j, v := range g.Values {
+			data[j] = opts.BarData{Value: v}
+		}
+		bar.AddSeries(g.Name, data,
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
+			charts.WithLabelOpts(opts.Label{Show: opts.Bool(p.Labels), Position: "top"}),
+		)
+	}
+	bar.Overlap(marks)
+	return newChart("bars", width, height, bar, nil)
+}

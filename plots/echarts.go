@@ -1,0 +1,46 @@
+package plots
+
+import (
+	_ "embed"
+	"strings"
+)
+
+// EChartsVersion is the version of the embedded ECharts script
+// (assets/README.md says where it comes from).
+const EChartsVersion = "5.6.0"
+
+//go:embed assets/echarts.min.js
+var echartsJS string
+
+// Library returns a <script> element that defines window.echarts from the
+// embedded copy, unless the page already has it, then draws the charts
+// whose scripts ran before it. Put it once before (or after) any number of
+// [Chart.Fragment]s; [Chart.HTML] and [Page] include it for you.
+//
+// The script is about 1 MB. Notebooks run HTML outputs' scripts in the
+// page itself (Jupyter classic and exported HTML through jQuery or the
+// parser, JupyterLab for trusted outputs), so one copy serves every chart
+// on the page.
+func Library() string {
+	var b strings.Builder
+	b.Grow(len(echartsJS) + 1024)
+	b.WriteString(`<script type="text/javascript">
+(function () {
+  if (!window.echarts) {
+    // The bundle is UMD. Hiding AMD and CommonJS loaders (Jupyter classic
+    // has RequireJS, whose define would swallow the module) makes it
+    // define window.echarts.
+    (function (define, module, exports) {
+`)
+	b.WriteString(echartsJS)
+	b.WriteString(`
+    }).call(window);
+  }
+  var waiting = window.twintorusCharts || [];
+  window.twintorusCharts = [];
+  for (var i = 0; i < waiting.length; i++) { waiting[i](); }
+})();
+</script>
+`)
+	return b.String()
+}
