@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -132,9 +133,7 @@ func checkSize(width, height int) error {
 	return nil
 }
 
-// Shared option pieces.
-
-func px(v int) string { return fmt.Sprint(v) }
+// Option pieces the kinds share.
 
 func chartInit(width, height int) opts.Initialization {
 	// ChartID is unused (we write our own HTML) but set so that go-echarts
@@ -178,7 +177,7 @@ func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
 }
 
 func chartGrid(right int) opts.Grid {
-	return opts.Grid{Left: "80", Right: px(right), Top: "60", Bottom: "60"}
+	return opts.Grid{Left: "80", Right: strconv.Itoa(right), Top: "60", Bottom: "60"}
 }
 
 func splitLine() *opts.SplitLine {

@@ -12,10 +12,21 @@
 //     notebook and in exported HTML: see [Chart].
 //
 // A chart is described once, as a [LinePlot], [BarPlot] or [HeatmapPlot]
-// holding plain data, and rendered with its Figure or Chart method. The
-// package knows nothing about the simulator or the notebook kernel; callers
-// turn their results into [Series], [BarGroup] or a grid of values.
+// holding plain data, and rendered with its Figure or Chart method:
+//
+//	p := plots.LinePlot{Options: plots.Options{XLabel: "offered load", YLabel: "accepted"},
+//		Series: series, Diagonal: true}
+//	fig, err := p.Figure()             // then fig.PNG(plots.Width, plots.Height), fig.Save("f.pdf", w, h)
+//	ch, err := p.Chart(plots.ChartWidth, plots.ChartHeight) // then ch.HTML()
+//
+// The package knows nothing about the simulator or the notebook kernel;
+// callers turn their results into [Series], [BarGroup] or a grid of values,
+// and pass the bytes or HTML to the kernel (with gonb: gonbui.DisplayPNG,
+// gonbui.DisplayHTML).
 //
 // Bad input (no data, NaN, mismatched lengths, an unknown file extension)
 // is reported as an error, never as a panic.
+//
+// Tests compare every kind of output with golden files in testdata/;
+// `go test ./plots -update` rewrites them after an intended change.
 package plots

@@ -91,6 +91,15 @@ func TestRenderErrors(t *testing.T) {
 	}
 	// Far too small for its labels: whatever gonum makes of it, no panic.
 	_, _ = f.PNG(2, 2)
+	// gonum panics when a log axis reaches zero; we return an error.
+	logf, err := LinePlot{LogY: true, Series: []Series{{Points: []Point{{X: 1, Y: 1}, {X: 2, Y: 10}}}}}.Figure()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logf.Plot().Y.Min = 0
+	if _, err := logf.PNG(Width, Height); err == nil || !strings.Contains(err.Error(), "log scale") {
+		t.Errorf("log axis from 0: %v", err)
+	}
 	for _, ext := range []string{"png", "svg", "pdf", "PDF"} {
 		path := filepath.Join(dir, "fig."+ext)
 		if err := f.Save(path, Width, Height); err != nil {

@@ -112,8 +112,8 @@ func (f *Figure) render(format string, w, h vg.Length) (out []byte, err error) {
 	default:
 		return nil, fmt.Errorf("plots: unknown figure format %q (want png, svg or pdf)", format)
 	}
-	// gonum/plot reports some impossible layouts (e.g. a figure too small
-	// for its labels) by panicking; callers get an error instead.
+	// gonum/plot panics on some input its API lets through (e.g. a log
+	// axis made to start at zero through Plot()); callers get an error.
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("plots: render %s: %v", format, r)

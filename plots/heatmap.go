@@ -11,7 +11,8 @@ import (
 )
 
 // HeatmapPlot is a grid of values shown as colours, e.g. the utilisation
-// of the channels of each node of a torus plane.
+// of the channels of each node of a torus plane. Options.Legend is unused:
+// the colour bar is the legend.
 type HeatmapPlot struct {
 	Options
 	// Values[row][col]; row 0 is drawn at the bottom, as y = 0 would be.
