@@ -83,8 +83,9 @@ type rect interface {
 }
 
 // newChart turns a go-echarts chart into a Chart; edit may adjust options
-// go-echarts does not model.
-func newChart(kind string, width, height int, c rect, edit func(map[string]interface{})) (*Chart, error) {
+// go-echarts does not model, and funcs are the JavaScript functions the
+// options use (through opts.FuncOpts).
+func newChart(kind string, width, height int, c rect, edit func(map[string]interface{}), funcs ...string) (*Chart, error) {
 	c.Validate()
 	obj := c.JSON()
 	colors := make([]string, len(palette))
@@ -96,13 +97,16 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	if edit != nil {
 		edit(obj)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(obj); err != nil {
+	option, err := encode(obj)
+	if err != nil {
 		return nil, fmt.Errorf("plots: encode %s chart options: %w", kind, err)
 	}
-	option := scriptSafe(unquoteFuncs(strings.TrimSpace(buf.String())))
+	for _, fn := range funcs {
+		if option, err = unquoteFunc(option, fn); err != nil {
+			return nil, err
+		}
+	}
+	option = scriptSafe(option)
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s %dx%d %s", kind, width, height, option)))
 	return &Chart{
 		id:     "twintorus-" + kind + "-" + hex.EncodeToString(sum[:6]),
@@ -112,12 +116,29 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	}, nil
 }
 
-// unquoteFuncs turns the strings go-echarts marks as JavaScript functions
-// ("__f__function…__f__") into code, as its own templates do. The
-// functions in this package use single quotes only, which JSON leaves as
-// they are.
-func unquoteFuncs(s string) string {
-	return strings.NewReplacer(`"__f__`, "", `__f__"`, "", "__f__", "").Replace(s)
+// encode writes v as JSON, leaving <, > and & alone (scriptSafe deals
+// with what matters inside <script>).
+func encode(v interface{}) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(buf.String()), nil
+}
+
+// unquoteFunc turns the string go-echarts made of fn ("__f__fn__f__",
+// JSON-quoted) back into code. go-echarts' templates strip every __f__
+// marker instead, which would also turn a series named "__f__…" into code.
+func unquoteFunc(option, fn string) (string, error) {
+	marked := string(opts.FuncOpts(fn))
+	quoted, err := encode(marked)
+	if err != nil {
+		return "", fmt.Errorf("plots: encode chart function: %w", err)
+	}
+	code := strings.TrimSuffix(strings.TrimPrefix(marked, "__f__"), "__f__")
+	return strings.ReplaceAll(option, quoted, code), nil
 }
 
 // scriptSafe keeps user text (titles, names) from closing the <script>

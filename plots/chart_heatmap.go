@@ -59,7 +59,7 @@ func (p HeatmapPlot) Chart(width, height int) (*Chart, error) {
 			"inRange": map[string]interface{}{"color": colors},
 		}
 	}
-	return newChart("heatmap", width, height, hm, edit)
+	return newChart("heatmap", width, height, hm, edit, cellTooltip)
 }
 
 // names labels n cells: the given names, or 0, 1, …

@@ -10,8 +10,8 @@ import (
 // Each point is sent as [x, y, xLow, xHigh, yLow, yHigh], null for a
 // missing interval, so tooltips and error bars can show the intervals.
 
-// pointTooltip shows a point and its intervals. Function strings must use
-// single quotes only (see unquoteFuncs).
+// pointTooltip shows a point and its intervals. Functions are joined into
+// one line by go-echarts: no // comments, and end statements with ;.
 const pointTooltip = `function (p) {
   var v = p.value, f = function (n) { return +n.toPrecision(4); };
   var s = echarts.format.encodeHTML(p.seriesName) + '<br>x = ' + f(v[0]);
@@ -97,7 +97,7 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 		)
 	}
 	line.Overlap(bars)
-	return newChart("line", width, height, line, nil)
+	return newChart("line", width, height, line, nil, pointTooltip, errorBarsItem)
 }
 
 // pointValue is a point as sent to ECharts; JSON has no NaN, so missing

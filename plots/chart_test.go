@@ -132,7 +132,7 @@ func TestChartDeterministic(t *testing.T) {
 func TestScriptSafe(t *testing.T) {
 	c, err := LinePlot{
 		Options: Options{Title: "</script><script>alert(1)</script><!--"},
-		Series:  []Series{{Name: "</SCRIPT>", Points: []Point{{X: 1, Y: 2}}}},
+		Series:  []Series{{Name: "</SCRIPT>", Points: []Point{{X: 1, Y: 2}}}, {Name: "__f__alert(1)__f__", Points: []Point{{X: 1, Y: 3}}}},
 	}.Chart(ChartWidth, ChartHeight)
 	if err != nil {
 		t.Fatal(err)
@@ -143,5 +143,8 @@ func TestScriptSafe(t *testing.T) {
 	}
 	if strings.Contains(f, "<!--") {
 		t.Errorf("fragment has <!--")
+	}
+	if !strings.Contains(f, `"name":"__f__alert(1)__f__"`) {
+		t.Errorf("a name with go-echarts' function markers became code")
 	}
 }
