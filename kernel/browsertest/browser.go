@@ -32,11 +32,20 @@ func Chromium() string {
 	return path
 }
 
+// RequiredEnv names the environment variable that turns Require's skip into a
+// failure: `make test` sets it, so a CI machine without Chromium cannot pass by
+// skipping the browser tests.
+const RequiredEnv = "TWINTORUS_BROWSER_REQUIRED"
+
 // Require skips the test when Chromium is not installed, and returns its path.
+// With TWINTORUS_BROWSER_REQUIRED=1 a missing Chromium fails the test instead.
 func Require(t testing.TB) string {
 	t.Helper()
 	path := Chromium()
 	if path == "" {
+		if os.Getenv(RequiredEnv) == "1" {
+			t.Fatal("Chromium is not installed (" + DefaultChromium + " or $CHROMIUM) and " + RequiredEnv + "=1: run scripts/setup-browser.sh")
+		}
 		t.Skip("Chromium is not installed (" + DefaultChromium + " or $CHROMIUM): run scripts/setup-browser.sh to run browser tests")
 	}
 	return path

@@ -7,7 +7,7 @@
 // makes, and lets the test read the DOM, evaluate JavaScript and take a screenshot.
 // Requests to http(s) and ws(s) are recorded and then blocked, so a page that would
 // reach a CDN fails its test instead of touching the network. Require skips a test
-// when Chromium is not installed.
+// when Chromium is not installed, or fails it when TWINTORUS_BROWSER_REQUIRED=1.
 //
 // The package drives the browser through github.com/chromedp/chromedp; it knows
 // nothing about what the pages show.

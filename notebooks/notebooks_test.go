@@ -1,0 +1,209 @@
+package notebooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twintorus/twintorus/kernel/browsertest"
+)
+
+// maxNotebookBytes is the size limit of a committed, executed notebook.
+const maxNotebookBytes = 2 << 20
+
+// libraryMarker occurs once in each copy of the embedded ECharts script (plots.Library).
+const libraryMarker = "window.twintorusCharts = [];"
+
+type cell struct {
+	ID             string          `json:"id"`
+	Type           string          `json:"cell_type"`
+	Source         json.RawMessage `json:"source"`
+	ExecutionCount *int            `json:"execution_count"`
+	Outputs        []struct {
+		Type  string                     `json:"output_type"`
+		Name  string                     `json:"name"`
+		Text  []string                   `json:"text"`
+		Data  map[string]json.RawMessage `json:"data"`
+		Ename string                     `json:"ename"`
+	} `json:"outputs"`
+}
+
+type notebook struct {
+	Cells    []cell `json:"cells"`
+	Metadata struct {
+		Kernelspec struct {
+			Name string `json:"name"`
+		} `json:"kernelspec"`
+	} `json:"metadata"`
+}
+
+func committed(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 3 {
+		t.Fatalf("found notebooks %v; want at least the tutorial and the two figure notebooks", paths)
+	}
+	return paths
+}
+
+// TestCommittedNotebooksAreExecuted checks what a reader sees on opening a notebook
+// without running it: every code cell ran, in order, without an error, and the file
+// stays small enough to review.
+func TestCommittedNotebooksAreExecuted(t *testing.T) {
+	for _, path := range committed(t) {
+		t.Run(path, func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(raw) > maxNotebookBytes {
+				t.Errorf("%s is %d bytes; the limit is %d", path, len(raw), maxNotebookBytes)
+			}
+			var nb notebook
+			if err := json.Unmarshal(raw, &nb); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if nb.Metadata.Kernelspec.Name != "twintorus" {
+				t.Errorf("kernelspec %q; want twintorus", nb.Metadata.Kernelspec.Name)
+			}
+			if n := strings.Count(string(raw), libraryMarker); n != 1 {
+				t.Errorf("the ECharts script is embedded %d times; want once", n)
+			}
+			last, code := 0, 0
+			for _, c := range nb.Cells {
+				if c.Type != "code" {
+					continue
+				}
+				code++
+				if c.ExecutionCount == nil {
+					t.Errorf("cell %s was not executed", c.ID)
+					continue
+				}
+				if *c.ExecutionCount <= last {
+					t.Errorf("cell %s has execution count %d after %d: executed out of order", c.ID, *c.ExecutionCount, last)
+				}
+				last = *c.ExecutionCount
+				for _, o := range c.Outputs {
+					text := strings.Join(o.Text, "")
+					if o.Type == "error" || (o.Name == "stderr" && strings.Contains(text, "exit status")) {
+						t.Errorf("cell %s failed: %s%s", c.ID, o.Ename, text)
+					}
+				}
+			}
+			if code == 0 {
+				t.Errorf("no code cells")
+			}
+		})
+	}
+}
+
+// TestNotebooksRenderOffline exports each notebook to HTML with Debian's nbconvert
+// and loads it in headless Chromium: every interactive chart must draw, from the
+// script embedded in the page, with no request leaving the machine.
+func TestNotebooksRenderOffline(t *testing.T) {
+	browsertest.Require(t)
+	const jupyter = "/usr/bin/jupyter"
+	if _, err := os.Stat(jupyter); err != nil {
+		if os.Getenv(browsertest.RequiredEnv) == "1" {
+			t.Fatalf("Debian's Jupyter is not installed (%s): run scripts/setup.sh", jupyter)
+		}
+		t.Skipf("Debian's Jupyter is not installed (%s): run scripts/setup.sh", jupyter)
+	}
+	charts := 0
+	for _, path := range committed(t) {
+		t.Run(path, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(jupyter, "nbconvert", "--to", "html", "--output-dir", dir, path)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("nbconvert: %v\n%s", err, out)
+			}
+			html := filepath.Join(dir, strings.TrimSuffix(path, ".ipynb")+".html")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			page, err := browsertest.Load(ctx, html)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := page.Close(); err != nil {
+					t.Error(err)
+				}
+			}()
+			n, err := drawnCharts(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d charts drawn", n)
+			charts += n
+			if off := page.Offsite(); len(off) != 0 {
+				t.Errorf("network requests: %+v", off)
+			}
+			if errs := page.Errors(); len(errs) != 0 {
+				t.Errorf("page errors: %q", errs)
+			}
+		})
+	}
+	if charts == 0 {
+		t.Error("no notebook has an interactive chart; the test checked nothing")
+	}
+}
+
+// drawnCharts waits until every twintorus chart on the page holds an ECharts
+// instance with a drawn canvas and at least one series, and returns their number.
+func drawnCharts(page *browsertest.Page) (int, error) {
+	const probe = `(function () {
+	  var all = document.querySelectorAll(".twintorus-chart"), ok = 0, bad = [];
+	  for (var i = 0; i < all.length; i++) {
+	    var el = all[i], inst = window.echarts && echarts.getInstanceByDom(el);
+	    var canvas = el.querySelector("canvas");
+	    if (inst && canvas && canvas.width > 0 && inst.getOption().series.length > 0) { ok++; } else { bad.push(el.id); }
+	  }
+	  return {total: all.length, drawn: ok, missing: bad};
+	})()`
+	type state struct {
+		Total, Drawn int
+		Missing      []string
+	}
+	var s state
+	for try := 0; try < 50; try++ {
+		var err error
+		if s, err = browsertest.Eval[state](page, probe); err != nil {
+			return 0, err
+		}
+		if s.Drawn == s.Total {
+			return s.Total, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("%d of %d charts did not draw: %v", s.Total-s.Drawn, s.Total, s.Missing)
+}
+
+// TestDrawnChartsSeesABlankChart shows the render check is not blind: a chart
+// container whose script never ran is reported, by id.
+func TestDrawnChartsSeesABlankChart(t *testing.T) {
+	browsertest.Require(t)
+	page := `<!doctype html><div id="blank-chart" class="twintorus-chart" style="width:200px;height:100px"></div>`
+	path := filepath.Join(t.TempDir(), "blank.html")
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := browsertest.Load(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := drawnCharts(p); err == nil || !strings.Contains(err.Error(), "1 of 1 charts did not draw: [blank-chart]") {
+		t.Errorf("drawnCharts on a blank chart: %v", err)
+	}
+}
