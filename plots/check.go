@@ -58,10 +58,10 @@ func checkPoint(pt Point, logX, logY bool) error {
 	}
 	// A log axis cannot show zero or less; the interval's low end counts too.
 	if logX && (pt.X <= 0 || hasX && pt.XLow <= 0) {
-		return fmt.Errorf("X = %g (or its interval) is not positive on a log axis", pt.X)
+		return fmt.Errorf("log axis needs positive values: X = %g, interval [%g, %g]", pt.X, pt.XLow, pt.XHigh)
 	}
 	if logY && (pt.Y <= 0 || hasY && pt.YLow <= 0) {
-		return fmt.Errorf("Y = %g (or its interval) is not positive on a log axis", pt.Y)
+		return fmt.Errorf("log axis needs positive values: Y = %g, interval [%g, %g]", pt.Y, pt.YLow, pt.YHigh)
 	}
 	return nil
 }
