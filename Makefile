@@ -5,7 +5,7 @@ FUZZTIME ?= 15s
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
 
-.PHONY: run test setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench
+.PHONY: run test setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench docfigures
 
 ## run: set up what is missing (saying so), then start Jupyter on notebooks/ and print its URL
 run: setup
@@ -52,6 +52,10 @@ fuzz:
 ## notebooks: execute every notebook headless in quick mode; fails on any cell error
 notebooks: setup
 	scripts/run-notebooks.sh
+
+## docfigures: redraw the README's figures from the stored results in datasets/results
+docfigures:
+	$(GO) run ./internal/docfigures
 
 ## bench: the speed benchmarks recorded in BENCHMARKS.md
 bench:
