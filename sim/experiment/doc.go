@@ -22,6 +22,7 @@
 //	  warmup: 5000
 //	  measure: 20000
 //	loads: [0.05, 0.1, 0.15]                 # offered loads, flits/cycle/PE
+//	past_saturation: 3                       # stop a curve 3 loads after its first saturated one; default 0: every load
 //	seeds: 30                                # replications per point; default 1
 //	seed: 1                                  # replication r runs with seed seed+r; default 1
 //	metrics: [accepted, latency_network_mean] # summarised; default DefaultMetrics()
@@ -35,7 +36,10 @@
 //
 // which climbs from `from` by `step` until at least half of a load's replications
 // saturate, then bisects `refine` times between the last load below saturation and
-// the first above (see AutoSearch). Decoding is strict: an unknown key, a key given
+// the first above (see AutoSearch). With a list, past_saturation N runs each curve's
+// loads in ascending order and stops it N loads after the first at which at least half
+// of the replications saturated: the points deep in saturation, the costliest and the
+// least telling, are left out. Decoding is strict: an unknown key, a key given
 // twice, a value of the wrong type, an empty list, an unknown topology, pattern or
 // metric, an impossible combination (dort on a torus, bubble without virtual
 // cut-through) or an empty load axis is a *SpecError with file, line and key, found

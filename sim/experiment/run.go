@@ -42,8 +42,9 @@ type Options struct {
 
 // Shard is share Index of Count of a sweep (0 ≤ Index < Count). With fixed loads the
 // sweep's simulations, in canonical order, are dealt round-robin: simulation i belongs
-// to shard i mod Count. With an automatic load search whole curves are dealt, since a
-// curve's search is sequential. The zero Shard is the whole sweep.
+// to shard i mod Count. With an automatic load search, or past_saturation, whole
+// curves are dealt, since a curve's loads then run in sequence. The zero Shard is the
+// whole sweep.
 type Shard struct{ Index, Count int }
 
 // ParseShard reads "I/N", e.g. "3/8".
@@ -135,8 +136,8 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Results, error) {
 	host, _ := os.Hostname()
 	r := &runner{spec: stored, hash: spec.Hash(), curves: curves, store: store, opt: opt, host: host, version: version.String(),
 		res: &Results{Spec: stored, Curves: curves}}
-	if spec.Loads.Auto != nil {
-		err = r.auto(ctx)
+	if spec.sequential() {
+		err = r.curvewise(ctx)
 	} else {
 		err = r.fixed(ctx)
 	}
@@ -182,24 +183,35 @@ func (r *runner) fixed(ctx context.Context) error {
 	return err
 }
 
-// search is the state of one curve's automatic load search.
+// search is the state of one curve's walk along its loads: an automatic search, or a
+// fixed list cut short past saturation.
 type search struct {
-	curve   Curve
+	curve Curve
+	next  float64 // load to run next
+	done  bool
+	// automatic search
 	coarse  int     // index of the current coarse load: From + coarse·Step
 	lo, hi  float64 // highest load that did not saturate (0 if none), lowest that did (NaN until found)
 	refined int     // bisection steps scheduled
-	next    float64 // load to run next
-	done    bool
-	records []Record
+	// fixed list
+	index     int // of next in Loads.Values
+	saturated int // loads that saturated so far
+	records   []Record
 }
 
-// auto runs each curve's saturation search, all curves' current loads at once.
-func (r *runner) auto(ctx context.Context) error {
-	a := *r.spec.Loads.Auto
+// curvewise runs every curve's loads in sequence, all curves' current loads at once,
+// so that what a load shows (saturated or not) decides the next.
+func (r *runner) curvewise(ctx context.Context) error {
 	var searches []*search
 	for _, c := range r.curves {
 		if r.opt.Shard.owns(c.Index) {
-			searches = append(searches, &search{curve: c, hi: math.NaN(), next: roundLoad(a.From)})
+			s := &search{curve: c, hi: math.NaN()}
+			if a := r.spec.Loads.Auto; a != nil {
+				s.next = roundLoad(a.From)
+			} else {
+				s.next = r.spec.Loads.Values[0]
+			}
+			searches = append(searches, s)
 		}
 	}
 	defer func() {
@@ -223,7 +235,7 @@ func (r *runner) auto(ctx context.Context) error {
 		todo := r.resolve(jobs, recs)
 		later := 0
 		for _, s := range active {
-			later += s.remaining(a) - 1
+			later += r.remaining(s) - 1
 		}
 		r.total = r.done + len(todo) + later*r.spec.Seeds
 		r.progress()
@@ -239,7 +251,7 @@ func (r *runner) auto(ctx context.Context) error {
 				}
 			}
 			if err == nil {
-				s.advance(a, 2*sat >= r.spec.Seeds)
+				r.advance(s, 2*sat >= r.spec.Seeds)
 			}
 		}
 		if err != nil {
@@ -249,7 +261,31 @@ func (r *runner) auto(ctx context.Context) error {
 }
 
 // advance records whether the current load saturated and picks the next one.
-func (s *search) advance(a AutoSearch, saturated bool) {
+func (r *runner) advance(s *search, saturated bool) {
+	if a := r.spec.Loads.Auto; a != nil {
+		s.advanceAuto(*a, saturated)
+		return
+	}
+	if saturated {
+		s.saturated++
+	}
+	s.index++
+	if s.saturated > r.spec.PastSaturation || s.index == len(r.spec.Loads.Values) {
+		s.done = true
+		return
+	}
+	s.next = r.spec.Loads.Values[s.index]
+}
+
+// remaining bounds the loads the curve will still run, the current one included.
+func (r *runner) remaining(s *search) int {
+	if a := r.spec.Loads.Auto; a != nil {
+		return s.remainingAuto(*a)
+	}
+	return min(len(r.spec.Loads.Values)-s.index, r.spec.PastSaturation+1-s.saturated)
+}
+
+func (s *search) advanceAuto(a AutoSearch, saturated bool) {
 	load := s.next
 	if math.IsNaN(s.hi) && !saturated { // still climbing
 		s.lo = load
@@ -272,8 +308,7 @@ func (s *search) advance(a AutoSearch, saturated bool) {
 	s.next, s.refined = mid, s.refined+1
 }
 
-// remaining bounds the loads the search will still run, the current one included.
-func (s *search) remaining(a AutoSearch) int {
+func (s *search) remainingAuto(a AutoSearch) int {
 	if !math.IsNaN(s.hi) {
 		return a.Refine - s.refined + 1
 	}

@@ -296,6 +296,67 @@ func TestAutoSearch(t *testing.T) {
 	}
 }
 
+// TestPastSaturation: a fixed load list cut short past saturation runs each curve up
+// to its first saturated load and PastSaturation more, no further, with the very
+// records the full list makes, whatever the worker count or sharding.
+func TestPastSaturation(t *testing.T) {
+	spec := NewSpec("torus:4x4", "torus:8x8")
+	spec.Deadlock = []string{"bubble"}
+	spec.Engine.Warmup, spec.Engine.Measure = 200, 1000
+	spec.Loads = Fixed(0.1, 0.3, 0.5, 0.7, 0.9, 1.1)
+	spec.Seeds = 2
+	full := run(t, spec, Options{Out: t.TempDir()})
+	cut := spec
+	cut.PastSaturation = 1
+	dir := t.TempDir()
+	res := run(t, cut, Options{Out: dir, Workers: 2})
+	if c1 := csvOf(t, run(t, cut, Options{Out: t.TempDir(), Workers: 1}).Records); c1 != csvOf(t, res.Records) {
+		t.Fatal("1 and 2 workers differ")
+	}
+	want := map[string]bool{} // the records the cut sweep must hold, by point key
+	for _, c := range full.Curves {
+		saturated := 0
+		for _, load := range spec.Loads.Values {
+			if saturated > cut.PastSaturation {
+				break
+			}
+			n := 0
+			for _, rec := range full.Records {
+				if curveKeyOf(rec.Point) == c.Key && rec.Point.Load == load {
+					want[rec.Key] = true
+					if rec.Result.Saturated {
+						n++
+					}
+				}
+			}
+			if 2*n >= spec.Seeds {
+				saturated++
+			}
+		}
+		if saturated != cut.PastSaturation+1 {
+			t.Fatalf("%s saturated at %d loads: the test wants every curve to pass saturation", c.Key, saturated)
+		}
+	}
+	if len(want) >= len(full.Records) || len(want) != len(res.Records) || res.Simulated != len(want) {
+		t.Fatalf("cut sweep simulated %d records; want %d of the full %d", res.Simulated, len(want), len(full.Records))
+	}
+	for _, rec := range res.Records {
+		if !want[rec.Key] {
+			t.Errorf("ran %s at load %g, past the cut", curveName(rec.Point), rec.Point.Load)
+		}
+	}
+	sharded := t.TempDir()
+	for i := range 2 {
+		run(t, cut, Options{Out: sharded, Shard: Shard{i, 2}})
+	}
+	if loadCSV(t, sharded) != loadCSV(t, dir) {
+		t.Error("sharded cut sweep differs from the whole one")
+	}
+	if m, total, err := Pending(cut, dir); err != nil || m != -1 || total != -1 {
+		t.Errorf("Pending = %d, %d, %v; want -1, -1: the loads are not known before the run", m, total, err)
+	}
+}
+
 func TestRunRefusesBadInput(t *testing.T) {
 	spec := smallSpec()
 	if _, err := Run(context.Background(), spec, Options{}); err == nil || !strings.Contains(err.Error(), "no directory") {

@@ -125,15 +125,15 @@ func SubmitSlurm(ctx context.Context, script string) (string, error) {
 }
 
 // Pending counts the simulations of a sweep with fixed loads that are not in the
-// store (absent or corrupt), of all it has. An automatic load search cannot know its
-// loads before it runs: it returns -1, -1.
+// store (absent or corrupt), of all it has. An automatic load search, or a list cut
+// short past saturation, cannot know its loads before it runs: it returns -1, -1.
 func Pending(spec Spec, dir string) (missing, total int, err error) {
 	curves, err := spec.Curves()
 	if err != nil {
 		return 0, 0, err
 	}
 	spec = spec.withDefaults()
-	if spec.Loads.Auto != nil {
+	if spec.sequential() {
 		return -1, -1, nil
 	}
 	store := &Store{Dir: dir}

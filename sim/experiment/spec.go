@@ -43,6 +43,11 @@ type Spec struct {
 	// ignored: the load axis and Seed/Seeds set them.
 	Engine engine.Params `yaml:"engine" json:"engine"`
 	Loads  Loads         `yaml:"loads" json:"loads"`
+	// PastSaturation, when above 0, stops each curve of a fixed load list that many
+	// loads after its first saturated one: the loads must then ascend, and the curve
+	// runs them in order. A curve deep in saturation costs the most and says the
+	// least; 0 runs every load.
+	PastSaturation int `yaml:"past_saturation,omitempty" json:"past_saturation,omitempty"`
 	// Seeds is the number of replications per point; replication r runs with engine
 	// seed Seed+r, so every point of a spec shares the same seeds.
 	Seeds   int      `yaml:"seeds" json:"seeds"`
@@ -299,6 +304,14 @@ func (s Spec) checkScalars() error {
 	}
 	l := s.Loads
 	switch {
+	case s.PastSaturation < 0 || s.PastSaturation > MaxLoads:
+		return s.errAt("past_saturation", fmt.Errorf("%d loads past saturation: accepted are 0 (run every load) to %d", s.PastSaturation, MaxLoads))
+	case s.PastSaturation > 0 && l.Auto != nil:
+		return s.errAt("past_saturation", errors.New("applies to a list of loads, not to an automatic search (which stops at saturation)"))
+	case s.PastSaturation > 0 && !slices.IsSorted(l.Values):
+		return s.errAt("loads", errors.New("with past_saturation the loads must ascend"))
+	}
+	switch {
 	case l.Auto != nil && l.Values != nil:
 		return s.errAt("loads", errors.New("both a list of loads and an automatic search: choose one"))
 	case l.Auto != nil:
@@ -405,3 +418,7 @@ func defaultRouting(topo string) string {
 }
 
 func item(key string, i int) string { return key + "[" + strconv.Itoa(i) + "]" }
+
+// sequential reports whether each curve's loads run one after another, the next
+// depending on what the last showed: an automatic search, or past_saturation.
+func (s Spec) sequential() bool { return s.Loads.Auto != nil || s.PastSaturation > 0 }

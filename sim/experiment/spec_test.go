@@ -80,8 +80,8 @@ func TestParseSpecErrors(t *testing.T) {
 	base := "topologies: [twin:4x4x4/D]\nloads: [0.1]\n"
 	cases := []struct{ spec, want string }{
 		{"", "bad.yaml: empty spec: give at least topologies and loads"},
-		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, deadlock, tie, traffic, sizes, engine, loads, seeds, seed, metrics), not a list"},
-		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, deadlock, tie, traffic, sizes, engine, loads, seeds, seed, metrics"},
+		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, deadlock, tie, traffic, sizes, engine, loads, past_saturation, seeds, seed, metrics), not a list"},
+		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, deadlock, tie, traffic, sizes, engine, loads, past_saturation, seeds, seed, metrics"},
 		{base + "seeds: five\n", `bad.yaml:3: seeds: want an integer, got "five"`},
 		{base + "seed: -1\n", `bad.yaml:3: seed: want a whole number 0 or more, got "-1"`},
 		{base + "name: [a]\n", "bad.yaml:3: name: want a string, got a list"},
@@ -101,6 +101,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"topologies: [twin:4x4x4/D]\nloads:\n  auto:\n    from: 0.1\n    stp: 2\n", "bad.yaml:5: loads.auto.stp: unknown key in loads.auto; accepted are from, step, max, refine"},
 		{"topologies: [twin:4x4x4/D]\nloads: {auto: {step: 0}}\n", "bad.yaml:2: loads.auto.step: step 0: accepted is a number above 0"},
 		{"topologies: [twin:4x4x4/D]\nloads: {auto: {from: 0.5, max: 0.2}}\n", "bad.yaml:2: loads.auto.max: largest load 0.2: accepted is a finite number at least from (0.5)"},
+		{"topologies: [twin:4x4x4/D]\nloads: [0.2, 0.1]\npast_saturation: 2\n", "bad.yaml:2: loads: with past_saturation the loads must ascend"},
+		{"topologies: [twin:4x4x4/D]\nloads: [0.1]\npast_saturation: -1\n", "bad.yaml:3: past_saturation: -1 loads past saturation: accepted are 0 (run every load) to 10000"},
+		{"topologies: [twin:4x4x4/D]\nloads: {auto: {}}\npast_saturation: 1\n", "bad.yaml:3: past_saturation: applies to a list of loads, not to an automatic search (which stops at saturation)"},
 		{base + "topologies: [torus:4x4]\n", "bad.yaml:3: topologies: given twice"},
 		{base + "seeds: 0\n", "bad.yaml:3: seeds: 0 replications: accepted are 1 to 10000"},
 		{base + "engine:\n  load: 0.3\n", "bad.yaml:4: engine.load: not allowed here: the offered load comes from loads: at the top level"},
