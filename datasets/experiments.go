@@ -11,7 +11,7 @@ import (
 //go:embed experiments/*.yaml
 var experimentFiles embed.FS
 
-//go:embed results
+//go:embed results/*.csv results/README.md
 var resultFiles embed.FS
 
 // ExperimentNames lists the experiment specs behind the notebooks' figures.
