@@ -49,14 +49,7 @@ func notebookInsert(t *testing.T, html string) string {
 // charts, RequireJS present) and as notebook outputs inserted later.
 func TestChartsInChromium(t *testing.T) {
 	browsertest.Require(t)
-	made := map[string]*Chart{}
-	for name, mk := range goldenCharts() {
-		c, err := mk()
-		if err != nil {
-			t.Fatal(err)
-		}
-		made[name] = c
-	}
+	made := madeGoldenCharts(t)
 	page := "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n" + requireJS +
 		made["latency"].Fragment() + made["latency"].Fragment() + Library() +
 		made["accepted"].HTML() + made["bars"].HTML() +

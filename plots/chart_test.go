@@ -9,6 +9,20 @@ import (
 	"testing"
 )
 
+// madeGoldenCharts renders every golden chart, by name.
+func madeGoldenCharts(t *testing.T) map[string]*Chart {
+	t.Helper()
+	made := map[string]*Chart{}
+	for name, mk := range goldenCharts() {
+		c, err := mk()
+		if err != nil {
+			t.Fatal(err)
+		}
+		made[name] = c
+	}
+	return made
+}
+
 func goldenCharts() map[string]func() (*Chart, error) {
 	return map[string]func() (*Chart, error){
 		"latency": func() (*Chart, error) {
@@ -50,14 +64,7 @@ func TestChartsRunInNode(t *testing.T) {
 	if err != nil || testing.Short() {
 		t.Skip("needs node and no -short")
 	}
-	made := map[string]*Chart{}
-	for name, mk := range goldenCharts() {
-		c, err := mk()
-		if err != nil {
-			t.Fatal(err)
-		}
-		made[name] = c
-	}
+	made := madeGoldenCharts(t)
 	// Scripts that run before the library wait for it; a repeated chart
 	// gets a second div with the same id; HTML() repeats the library.
 	page := made["latency"].Fragment() + made["latency"].Fragment() + Library() +
