@@ -186,9 +186,10 @@ func (r *runner) fixed(ctx context.Context) error {
 // search is the state of one curve's walk along its loads: an automatic search, or a
 // fixed list cut short past saturation.
 type search struct {
-	curve Curve
-	next  float64 // load to run next
-	done  bool
+	curve   Curve
+	next    float64 // load to run next
+	done    bool
+	records []Record
 	// automatic search
 	coarse  int     // index of the current coarse load: From + coarse·Step
 	lo, hi  float64 // highest load that did not saturate (0 if none), lowest that did (NaN until found)
@@ -196,7 +197,6 @@ type search struct {
 	// fixed list
 	index     int // of next in Loads.Values
 	saturated int // loads that saturated so far
-	records   []Record
 }
 
 // curvewise runs every curve's loads in sequence, all curves' current loads at once,
