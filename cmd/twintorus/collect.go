@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,16 +67,34 @@ func runCollect(cmd *cobra.Command, dir string, f collectFlags) error {
 			return fmt.Errorf("--metrics: unknown metric %q: accepted are %s", m, strings.Join(experiment.MetricNames(), ", "))
 		}
 	}
-	c, err := experiment.Load(dir)
+	ctx, stop := interruptible(cmd.Context())
+	defer stop()
+	c, err := experiment.LoadContext(ctx, dir)
 	if err != nil {
 		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	for _, k := range c.Skipped {
+		fmt.Fprintf(stderr, "collect: skipped %s: %v\n", k.Path, k.Err)
 	}
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
-	stderr := cmd.ErrOrStderr()
+	for _, k := range c.SpecErrors {
+		fmt.Fprintf(stderr, "collect: the spec of some records is lost (%v): their rows are complete, their specs' metrics unknown\n", k.Err)
+	}
 	if c.Stale > 0 {
 		fmt.Fprintf(stderr, "collect: %d records of another model version left out (this is model version %d)\n", c.Stale, experiment.ModelVersion)
+	}
+	status, err := c.Status(ctx, dir)
+	if err != nil {
+		return err
+	}
+	for _, st := range status {
+		if st.Total > st.Stored {
+			fmt.Fprintf(stderr, "collect: spec %s (%s): %d of %d simulations stored, %d missing, e.g. %s; twintorus sweep %s --out %s runs them\n",
+				st.Name, st.Path, st.Stored, st.Total, st.Total-st.Stored, strings.Join(st.Missing, ", "), st.Path, dir)
+		}
 	}
 	if len(c.Records) == 0 {
 		return fmt.Errorf("%s holds no records: run twintorus sweep SPEC --out %s first", dir, dir)
@@ -123,20 +142,27 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 		}
 		return w.Flush()
 	}
-	file, err := os.Create(path)
+	// A temporary file renamed into place: an interrupted collect leaves no half table.
+	file, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	w := bufio.NewWriter(file)
-	err = write(w)
+	err = file.Chmod(0o644)
+	if err == nil {
+		err = write(w)
+	}
 	if err == nil {
 		err = w.Flush()
 	}
 	if cerr := file.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Rename(file.Name(), path)
+	}
 	if err != nil {
-		return errors.Join(fmt.Errorf("write %s: %w", path, err), os.Remove(path))
+		return errors.Join(fmt.Errorf("write %s: %w", path, err), os.Remove(file.Name()))
 	}
 	return nil
 }

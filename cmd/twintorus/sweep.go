@@ -107,7 +107,7 @@ func runSweep(cmd *cobra.Command, specPath string, f sweepFlags) error {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(cmd.Context())
 	defer stop()
 	if f.slurm {
 		if f.shard != "" {
@@ -150,15 +150,46 @@ func runSweep(cmd *cobra.Command, specPath string, f sweepFlags) error {
 	if shard.Count > 0 {
 		scope = " (shard " + shard.String() + ")"
 	}
+	if err != nil {
+		printIncomplete(stderr, name+scope, f.out, res)
+		return err
+	}
 	fmt.Fprintf(out, "sweep %s%s: %d simulations: %d stored, %d run", name, scope, len(res.Records), res.Stored, res.Simulated)
 	if res.Recomputed > 0 {
 		fmt.Fprintf(out, " (%d corrupt records recomputed)", res.Recomputed)
 	}
 	fmt.Fprintf(out, " in %s with %d workers; records in %s\n", res.Elapsed.Round(time.Millisecond), workers, f.out)
-	if err != nil || shard.Count > 0 {
-		return err // a shard's curves are partial: collect merges them
+	if shard.Count > 0 {
+		return nil // a shard's curves are partial: collect merges them
 	}
 	return printSaturations(out, res.Saturations())
+}
+
+// printIncomplete says what a sweep that stopped on an error has and what it lacks,
+// so that a failure is never read as a smaller sweep.
+func printIncomplete(w io.Writer, name, dir string, res *experiment.Results) {
+	have := fmt.Sprintf("%d simulations", len(res.Records))
+	lacking := ""
+	if res.Planned >= 0 {
+		have = fmt.Sprintf("%d of its %d simulations", len(res.Records), res.Planned)
+		lacking = fmt.Sprintf("%d missing", res.Planned-len(res.Records))
+	} else {
+		lacking = fmt.Sprintf("%d curves with loads still to run", res.Unfinished)
+	}
+	fmt.Fprintf(w, "sweep %s: INCOMPLETE: %s are in %s (%d found there, %d run now); %s: run the same command again, once the error below is dealt with, to run only what is missing\n",
+		name, have, dir, res.Stored, res.Simulated, lacking)
+}
+
+// interruptible is a context that SIGINT or SIGTERM cancel, so that a long command
+// stops cleanly. The first signal cancels it and gives the signals back their
+// default action: a second one ends the process at once, whatever it is doing.
+func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // printSaturations shows where each curve saturates, when any did.
@@ -193,7 +224,7 @@ func submitSweep(ctx context.Context, out io.Writer, spec experiment.Spec, f swe
 	if err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	missing, total, err := experiment.Pending(spec, dir)
+	missing, total, err := experiment.Pending(ctx, spec, dir)
 	if err != nil {
 		return err
 	}

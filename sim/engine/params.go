@@ -207,7 +207,7 @@ func (p *Params) validate() error {
 		return fmt.Errorf("offered load %g: it must be at least 0 flits/cycle/PE", p.Load)
 	case p.Warmup < 0 || p.Measure < 1:
 		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
-	case p.SaturationTolerance < 0 || p.SaturationTolerance >= 1:
+	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
 	return nil

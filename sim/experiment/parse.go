@@ -432,9 +432,12 @@ type specYAML struct {
 	Sizes      []string   `yaml:"sizes,flow"`
 	Engine     *yaml.Node `yaml:"engine"`
 	Loads      Loads      `yaml:"loads"`
-	Seeds      int        `yaml:"seeds"`
-	Seed       uint64     `yaml:"seed"`
-	Metrics    []string   `yaml:"metrics,flow"`
+	// PastSaturation was missing here once, so that a saved spec lost it: every key
+	// of Spec must be here (TestSpecYAMLHasEveryKey).
+	PastSaturation int      `yaml:"past_saturation,omitempty"`
+	Seeds          int      `yaml:"seeds"`
+	Seed           uint64   `yaml:"seed"`
+	Metrics        []string `yaml:"metrics,flow"`
 }
 
 // MarshalYAML writes the spec, defaults filled in, in the form ParseSpec reads.
@@ -452,7 +455,7 @@ func (s Spec) MarshalYAML() (any, error) {
 	}
 	eng.Content = kept
 	return specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Deadlock: s.Deadlock, Tie: s.Tie,
-		Traffic: s.Traffic, Sizes: s.Sizes, Engine: &eng, Loads: s.Loads, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}, nil
+		Traffic: s.Traffic, Sizes: s.Sizes, Engine: &eng, Loads: s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}, nil
 }
 
 // MarshalYAML writes a flow list of loads or {auto: {...}}.

@@ -9,14 +9,22 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/twintorus/twintorus/sim/engine"
 )
 
-// RecordFormat names the layout of a record file; a reader refuses any other.
-const RecordFormat = "twintorus-record/1"
+// RecordFormat names the layout of the record files this version writes: the record
+// names its spec by hash (SpecHash) and the store keeps the spec once, in
+// DIR/specs (Store.SaveSpec). Readers also accept RecordFormatV1, whose records embed
+// their whole spec, and refuse any other.
+const RecordFormat = "twintorus-record/2"
+
+// RecordFormatV1 is the first layout: each record embeds the spec that made it, which
+// made a spec of many loads cost its size once per record.
+const RecordFormatV1 = "twintorus-record/1"
 
 // Record is the result of one simulation, (point, seed), with its provenance. It is
 // what a results store keeps, one file per record.
@@ -25,8 +33,11 @@ type Record struct {
 	Model    int    `json:"model"`     // ModelVersion that produced it
 	Version  string `json:"version"`   // project version (internal/version) that produced it
 	SpecHash string `json:"spec_hash"` // Spec.Hash() of the spec that produced it
-	Spec     Spec   `json:"spec"`      // that spec, defaults filled in
-	Curve    string `json:"curve"`     // the curve's label
+	// Spec is that spec, defaults filled in. Record files of RecordFormat leave it
+	// out and the store fills it from DIR/specs; RecordFormatV1 files embed it. It is
+	// the zero Spec when the store has lost the spec file (Collection.SpecErrors).
+	Spec  Spec   `json:"spec,omitzero"`
+	Curve string `json:"curve"` // the curve's label
 	// Replication is r in Seed+r; the point's engine seed is the seed it ran with.
 	Replication int            `json:"replication"`
 	Point       Point          `json:"point"`
@@ -50,32 +61,83 @@ type recordFile struct {
 	Record json.RawMessage `json:"record"`
 }
 
-// Marshal encodes the record as its file: one line of JSON, the envelope around the
-// record with its checksum.
+// Marshal encodes the record as its file in RecordFormat: one line of JSON, the
+// envelope around the record with its checksum. The spec is left out: the record
+// names it by SpecHash, and Store.Put stores it once per store.
 func (r *Record) Marshal() ([]byte, error) {
 	if r.Result == nil {
 		return nil, fmt.Errorf("record %s has no result", r.Key)
+	}
+	if !specHashForm.MatchString(r.SpecHash) {
+		return nil, fmt.Errorf("record %s: spec hash %q: want the 64 hex digits of Spec.Hash()", r.Key, r.SpecHash)
 	}
 	res, err := json.Marshal(nanToNull(reflect.ValueOf(r.Result)))
 	if err != nil {
 		return nil, fmt.Errorf("encode result of %s: %w", r.Key, err)
 	}
-	body, err := json.Marshal(recordJSON{Record: *r, Result: res})
+	body := *r
+	body.Spec = Spec{}
+	if field := nonFinite(reflect.ValueOf(body.Point), "point"); field != "" {
+		return nil, fmt.Errorf("encode record %s: %s is not a finite number; a point holds finite numbers only", r.Key, field)
+	}
+	data, err := json.Marshal(recordJSON{Record: body, Result: res})
 	if err != nil {
 		return nil, fmt.Errorf("encode record %s: %w", r.Key, err)
 	}
+	return envelope(RecordFormat, data), nil
+}
+
+// specHashForm is what Spec.Hash returns; a record's SpecHash names a file, so it is
+// checked before it becomes part of a path.
+var specHashForm = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// envelope wraps a record's JSON body with its format and checksum, as one line.
+func envelope(format string, body []byte) []byte {
 	sum := sha256.Sum256(body)
 	// Written by hand so that the record's bytes are exactly the ones hashed.
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"format":%q,"sha256":%q,"record":`, RecordFormat, hex.EncodeToString(sum[:]))
+	fmt.Fprintf(&b, `{"format":%q,"sha256":%q,"record":`, format, hex.EncodeToString(sum[:]))
 	b.Write(body)
 	b.WriteString("}\n")
-	return b.Bytes(), nil
+	return b.Bytes()
+}
+
+// nonFinite names the first NaN or infinite float in v by its JSON path under prefix
+// (e.g. "point.saturation_tolerance"), or returns "".
+func nonFinite(v reflect.Value, prefix string) string {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("%s (%v)", prefix, f)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			path := prefix
+			if !f.Anonymous || name != "" {
+				if name == "" {
+					name = f.Name
+				}
+				path += "." + name
+			}
+			if bad := nonFinite(v.Field(i), path); bad != "" {
+				return bad
+			}
+		}
+	}
+	return ""
 }
 
 // UnmarshalRecord decodes a record file and checks it: format, checksum, and that the
 // key it claims is the key of its point under the current ModelVersion. A record of
-// another model version fails with ErrStale.
+// another model version fails with ErrStale. A RecordFormat record comes back without
+// its Spec, which its store holds (Store.Get and Load fill it in); a RecordFormatV1
+// record comes back with the spec it embeds.
 func UnmarshalRecord(data []byte) (*Record, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty file (truncated)")
@@ -84,8 +146,8 @@ func UnmarshalRecord(data []byte) (*Record, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a valid record file (truncated?): %w", err)
 	}
-	if f.Format != RecordFormat {
-		return nil, fmt.Errorf("format %q, want %q", f.Format, RecordFormat)
+	if f.Format != RecordFormat && f.Format != RecordFormatV1 {
+		return nil, fmt.Errorf("format %q, want %q (or the older %q)", f.Format, RecordFormat, RecordFormatV1)
 	}
 	sum := sha256.Sum256(f.Record)
 	if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
@@ -96,6 +158,9 @@ func UnmarshalRecord(data []byte) (*Record, error) {
 		return nil, fmt.Errorf("record body: %w", err)
 	}
 	r := rj.Record
+	if f.Format != RecordFormatV1 {
+		r.Spec = Spec{} // the store's copy is the spec of record
+	}
 	if len(rj.Result) == 0 || string(rj.Result) == "null" {
 		return nil, errors.New("record has no result")
 	}

@@ -51,8 +51,11 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Count(data, []byte("\n")) != 1 || !bytes.HasPrefix(data, []byte(`{"format":"twintorus-record/1","sha256":"`)) {
+	if bytes.Count(data, []byte("\n")) != 1 || !bytes.HasPrefix(data, []byte(`{"format":"twintorus-record/2","sha256":"`)) {
 		t.Errorf("record file is not one line of JSON in its envelope:\n%s", data)
+	}
+	if bytes.Contains(data, []byte(`"spec":`)) || !bytes.Contains(data, []byte(`"spec_hash":"`+r.SpecHash+`"`)) {
+		t.Errorf("the record embeds its spec instead of naming it by hash:\n%s", data)
 	}
 	back, err := UnmarshalRecord(data)
 	if err != nil {
@@ -65,7 +68,10 @@ func TestRecordRoundTrip(t *testing.T) {
 	if got, want := resultJSON(t, back.Result), resultJSON(t, r.Result); got != want {
 		t.Errorf("result changed:\n got %s\nwant %s", got, want)
 	}
-	back.Result, r.Result = nil, nil
+	if !isZeroSpec(back.Spec) {
+		t.Errorf("a record read without its store has a spec: %+v", back.Spec)
+	}
+	back.Result, r.Result, r.Spec = nil, nil, Spec{}
 	b1, _ := json.Marshal(back)
 	b2, _ := json.Marshal(r)
 	if string(b1) != string(b2) {
@@ -136,6 +142,12 @@ func TestStore(t *testing.T) {
 	got, err := s.Get(r.Key)
 	if err != nil || got == nil || got.Point != r.Point || got.Result.Accepted != 0.1 {
 		t.Fatalf("get: %+v, %v", got, err)
+	}
+	if got.Spec.Hash() != r.SpecHash || got.Spec.Loads.Values[0] != 0.3 {
+		t.Errorf("get: the record's spec is not the one it was put with: %+v", got.Spec)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "specs", r.SpecHash[:16]+".yaml")); err != nil {
+		t.Errorf("Put did not store the record's spec: %v", err)
 	}
 	// A temporary file of a writer killed mid-write is not a record.
 	if err := os.WriteFile(filepath.Join(dir, "records", r.Key[:2], tempPrefix+"x.json-123"), []byte(`{"form`), 0o644); err != nil {

@@ -88,6 +88,13 @@ type Results struct {
 	Stored     int // records found in the store
 	Simulated  int // simulations run
 	Recomputed int // of which: records that were in the store but corrupt
+	// Planned is the number of simulations this run (this shard) is made of, with
+	// fixed loads; -1 under a load search or past_saturation, where a curve's loads
+	// depend on what it shows. A run that stopped early has fewer Records.
+	Planned int
+	// Unfinished is the number of curves whose load walk (search or past_saturation)
+	// had not ended when the run stopped; 0 with fixed loads.
+	Unfinished int
 	Elapsed    time.Duration
 }
 
@@ -128,9 +135,8 @@ func Run(ctx context.Context, spec Spec, opt Options) (*Results, error) {
 	}
 	store.removeStaleTemps()
 	spec = spec.withDefaults()
-	if _, err := store.SaveSpec(spec); err != nil {
-		return nil, err
-	}
+	// The spec goes to DIR/specs with the first record that names it (Store.Put):
+	// a sweep that finds everything stored writes nothing.
 	stored := spec
 	stored.src = nil
 	host, _ := os.Hostname()
@@ -174,11 +180,14 @@ func (r *runner) fixed(ctx context.Context) error {
 			jobs = append(jobs, j)
 		}
 	}
+	r.res.Planned = len(jobs)
 	recs := make([]*Record, len(jobs))
-	todo := r.resolve(jobs, recs)
-	r.total = len(todo)
-	r.progress()
-	err := r.simulate(ctx, jobs, todo, recs)
+	todo, err := r.resolve(ctx, jobs, recs)
+	if err == nil {
+		r.total = len(todo)
+		r.progress()
+		err = r.simulate(ctx, jobs, todo, recs)
+	}
 	r.keep(recs)
 	return err
 }
@@ -214,9 +223,13 @@ func (r *runner) curvewise(ctx context.Context) error {
 			searches = append(searches, s)
 		}
 	}
+	r.res.Planned = -1
 	defer func() {
 		for _, s := range searches {
 			r.res.Records = append(r.res.Records, s.records...)
+			if !s.done {
+				r.res.Unfinished++
+			}
 		}
 	}()
 	for {
@@ -232,14 +245,17 @@ func (r *runner) curvewise(ctx context.Context) error {
 			return nil
 		}
 		recs := make([]*Record, len(jobs))
-		todo := r.resolve(jobs, recs)
+		todo, err := r.resolve(ctx, jobs, recs)
+		if err != nil {
+			return err
+		}
 		later := 0
 		for _, s := range active {
 			later += r.remaining(s) - 1
 		}
 		r.total = r.done + len(todo) + later*r.spec.Seeds
 		r.progress()
-		err := r.simulate(ctx, jobs, todo, recs)
+		err = r.simulate(ctx, jobs, todo, recs)
 		for i, s := range active {
 			sat := 0
 			for _, rec := range recs[i*r.spec.Seeds : (i+1)*r.spec.Seeds] {
@@ -319,9 +335,13 @@ func (s *search) remainingAuto(a AutoSearch) int {
 func roundLoad(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // resolve fills recs with the records already stored and returns the indices of the
-// jobs to run. Corrupt records are reported and run again.
-func (r *runner) resolve(jobs []job, recs []*Record) (todo []int) {
+// jobs to run. Corrupt records are reported and run again. A store of many records
+// takes a while to read: cancelling ctx stops it.
+func (r *runner) resolve(ctx context.Context, jobs []job, recs []*Record) (todo []int, err error) {
 	for i, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return nil, r.stopped(err)
+		}
 		rec, err := r.store.Get(j.key)
 		if err != nil {
 			fmt.Fprintf(r.opt.Log, "experiment: %v; recomputing it\n", err)
@@ -334,7 +354,7 @@ func (r *runner) resolve(jobs []job, recs []*Record) (todo []int) {
 		recs[i] = rec
 		r.res.Stored++
 	}
-	return todo
+	return todo, nil
 }
 
 func (r *runner) keep(recs []*Record) {
@@ -399,9 +419,14 @@ func (r *runner) simulate(parent context.Context, jobs []job, todo []int, recs [
 		r.progress()
 	}
 	if err := parent.Err(); err != nil && completed < len(todo) {
-		return fmt.Errorf("sweep stopped after %d simulations (each one finished is stored; run again to resume): %w", r.done, err)
+		return r.stopped(err)
 	}
 	return first
+}
+
+// stopped is the error of a run cancelled by its context.
+func (r *runner) stopped(err error) error {
+	return fmt.Errorf("sweep stopped after %d simulations (each one finished is stored; run again to resume): %w", r.done, err)
 }
 
 // one runs one simulation and stores its record.

@@ -352,7 +352,7 @@ func TestPastSaturation(t *testing.T) {
 	if loadCSV(t, sharded) != loadCSV(t, dir) {
 		t.Error("sharded cut sweep differs from the whole one")
 	}
-	if m, total, err := Pending(cut, dir); err != nil || m != -1 || total != -1 {
+	if m, total, err := Pending(context.Background(), cut, dir); err != nil || m != -1 || total != -1 {
 		t.Errorf("Pending = %d, %d, %v; want -1, -1: the loads are not known before the run", m, total, err)
 	}
 }

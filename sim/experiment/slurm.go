@@ -127,7 +127,9 @@ func SubmitSlurm(ctx context.Context, script string) (string, error) {
 // Pending counts the simulations of a sweep with fixed loads that are not in the
 // store (absent or corrupt), of all it has. An automatic load search, or a list cut
 // short past saturation, cannot know its loads before it runs: it returns -1, -1.
-func Pending(spec Spec, dir string) (missing, total int, err error) {
+//
+// Cancelling ctx stops it (a store of many records takes a while to read).
+func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, err error) {
 	curves, err := spec.Curves()
 	if err != nil {
 		return 0, 0, err
@@ -139,6 +141,9 @@ func Pending(spec Spec, dir string) (missing, total int, err error) {
 	store := &Store{Dir: dir}
 	jobs := spec.jobs(curves)
 	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
 		if rec, err := store.Get(j.key); rec == nil || err != nil {
 			missing++
 		}

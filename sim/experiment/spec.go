@@ -294,6 +294,10 @@ func (s Spec) checkScalars() error {
 	if s.Seed > math.MaxUint64-uint64(s.Seeds) {
 		return s.errAt("seed", fmt.Errorf("seed %d + %d replications overflows 64 bits", s.Seed, s.Seeds))
 	}
+	// NaN passes every comparison: a tolerance of NaN would make no run saturated.
+	if t := s.Engine.SaturationTolerance; !(t >= 0 && t < 1) {
+		return s.errAt("engine.saturation_tolerance", fmt.Errorf("saturation tolerance %v: accepted is a number from 0 to 1, below 1 (default 0.02)", t))
+	}
 	for i, m := range s.Metrics {
 		if _, ok := metricByName(m); !ok {
 			return s.errAt(item("metrics", i), fmt.Errorf("unknown metric %q: accepted are %s", m, strings.Join(MetricNames(), ", ")))

@@ -1,12 +1,18 @@
 package experiment
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -15,15 +21,28 @@ import (
 // Store is a results store: a directory with one file per record,
 //
 //	DIR/records/ab/abcdef….json   the record with key abcdef… (see Record.Marshal)
-//	DIR/specs/HASH.yaml           every spec swept into it (Spec.Hash, first 16 digits)
+//	DIR/specs/HASH.yaml           every spec swept into it (Spec.Hash, first 16 digits),
+//	                              which its records name by hash
 //	DIR/slurm/                    Slurm batch scripts and task logs
 //
 // Records are written to a temporary file in the same directory, synced and renamed
 // into place, so that a reader (or a crash at any moment) sees a whole record or none.
 // Several processes may share a store, as Slurm array tasks do; two that write the
-// same record write the same result.
+// same record write the same result. A store that already holds everything asked of
+// it is only read: a complete sweep runs on a read-only file system.
 type Store struct {
 	Dir string
+
+	mu    sync.Mutex
+	specs map[string]specEntry // by Spec.Hash: specs read from or saved into DIR/specs
+}
+
+// specEntry is a spec of the store as known to this process: read, saved or failed.
+type specEntry struct {
+	spec  Spec
+	path  string
+	err   error
+	saved bool // the file is known to hold this spec
 }
 
 // tempPrefix starts the names of records being written; readers skip them.
@@ -50,13 +69,16 @@ func (s *Store) Path(key string) string {
 }
 
 // Get reads the record with the given key. It returns (nil, nil) when there is none,
-// and an error naming the file when the file is unreadable, corrupt or stale.
+// and an error naming the file when the file is unreadable, corrupt, stale or not a
+// regular file (a named pipe there is never opened for reading, so it cannot hang).
+// The record's Spec is filled from the store's spec files; it stays zero if the
+// store has lost the record's spec.
 func (s *Store) Get(key string) (*Record, error) {
 	if len(key) != 64 {
 		return nil, fmt.Errorf("record key %q: want 64 hex digits", key)
 	}
 	path := s.Path(key)
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -70,23 +92,98 @@ func (s *Store) Get(key string) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
+	s.fillSpec(r)
 	return r, nil
 }
 
-// Put writes a record atomically: temporary file, fsync, rename, fsync of the directory.
+// fillSpec sets the spec of a record that names it by hash, when the store has it,
+// and returns the error of a spec the store has lost or cannot read.
+func (s *Store) fillSpec(r *Record) error {
+	if !isZeroSpec(r.Spec) {
+		return nil // a RecordFormatV1 record carries its own
+	}
+	spec, err := s.Spec(r.SpecHash)
+	if err == nil {
+		r.Spec = spec
+	}
+	return err
+}
+
+func isZeroSpec(s Spec) bool { return reflect.ValueOf(s).IsZero() }
+
+// Put writes a record atomically: temporary file, fsync, rename, fsync of the
+// directory. The record's spec goes to DIR/specs first, unless the store has it.
 func (s *Store) Put(r *Record) error { return s.put(r, nil) }
 
 // put is Put, calling placed (if not nil) the moment the record is in place, before
 // the directory is synced: a process killed after the rename keeps the record.
 func (s *Store) put(r *Record, placed func()) error {
+	if len(r.Key) != 64 {
+		return fmt.Errorf("record key %q: want 64 hex digits", r.Key)
+	}
 	data, err := r.Marshal()
 	if err != nil {
 		return err
 	}
-	if len(r.Key) != 64 {
-		return fmt.Errorf("record key %q: want 64 hex digits", r.Key)
+	if err := s.saveSpecOf(r); err != nil {
+		return err
 	}
 	return writeAtomic(s.Path(r.Key), data, placed)
+}
+
+// saveSpecOf makes sure the store holds the spec a record names.
+func (s *Store) saveSpecOf(r *Record) error {
+	if isZeroSpec(r.Spec) {
+		return nil // a record whose spec is lost stays so
+	}
+	s.mu.Lock()
+	e, ok := s.specs[r.SpecHash]
+	s.mu.Unlock()
+	if ok && e.saved {
+		return nil
+	}
+	if h := r.Spec.Hash(); h != r.SpecHash {
+		return fmt.Errorf("record %.12s…: its spec hashes to %.12s…, the record says %.12s…", r.Key, h, r.SpecHash)
+	}
+	_, err := s.SaveSpec(r.Spec)
+	return err
+}
+
+// readRegular reads a file that must be a regular file. It opens without blocking, so
+// that a named pipe (which would block until a writer came) or a device is refused
+// at once, with an error that says what it is.
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &notRegularError{info.Mode()}
+	}
+	return io.ReadAll(f)
+}
+
+// notRegularError is a record or spec path that holds something other than a file.
+type notRegularError struct{ mode fs.FileMode }
+
+func (e *notRegularError) Error() string {
+	what := "not a regular file"
+	switch t := e.mode.Type(); {
+	case t&fs.ModeDir != 0:
+		what = "a directory, not a file"
+	case t&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case t&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	case t&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	}
+	return what
 }
 
 // writeAtomic puts data at path so that path holds either its old content or all of
@@ -134,18 +231,94 @@ func writeAtomic(path string, data []byte, placed func()) error {
 }
 
 // SaveSpec writes the spec, defaults filled in, to DIR/specs/HASH.yaml and returns
-// the file's path. The file is what Slurm tasks read, and provenance for the store.
+// the file's path. The file is what Slurm tasks read, and the spec of every record
+// that names it by hash. A file that already holds the spec is left alone, so a store
+// that has everything is only read.
 func (s *Store) SaveSpec(spec Spec) (string, error) {
+	spec = spec.withDefaults()
+	spec.src = nil
+	hash := spec.Hash()
+	path := s.specPath(hash)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.specs[hash]; ok && e.saved {
+		return path, nil
+	}
 	data, err := yaml.Marshal(spec)
 	if err != nil {
 		return "", fmt.Errorf("encode spec: %w", err)
 	}
-	path := filepath.Join(s.Dir, "specs", spec.Hash()[:16]+".yaml")
-	header := "# Spec " + spec.Hash() + ", as swept into this results store.\n"
-	if err := writeAtomic(path, append([]byte(header), data...), nil); err != nil {
-		return "", err
+	// The file is the only copy of the spec its records have: it must read back as
+	// this very spec.
+	if back, err := decodeSpec(path, data); err != nil || back.Hash() != hash {
+		return "", fmt.Errorf("spec %.16s… does not read back from its YAML (%v); this is a bug:\n%s", hash, err, data)
 	}
+	data = append([]byte(specHeader(hash)), data...)
+	if old, err := readRegular(path); err != nil || !bytes.Equal(old, data) {
+		if err := writeAtomic(path, data, nil); err != nil {
+			return "", err
+		}
+	}
+	s.remember(hash, specEntry{spec: spec, path: path, saved: true})
 	return path, nil
+}
+
+func specHeader(hash string) string {
+	return "# Spec " + hash + ", as swept into this results store.\n"
+}
+
+func (s *Store) specPath(hash string) string {
+	return filepath.Join(s.Dir, "specs", hash[:min(16, len(hash))]+".yaml")
+}
+
+// remember caches a spec; the caller holds s.mu.
+func (s *Store) remember(hash string, e specEntry) {
+	if s.specs == nil {
+		s.specs = map[string]specEntry{}
+	}
+	s.specs[hash] = e
+}
+
+// Spec reads the spec with the given hash (Spec.Hash) from DIR/specs, where Run and
+// Put keep the spec of every record. The error names the file when it is missing,
+// unreadable or holds another spec.
+func (s *Store) Spec(hash string) (Spec, error) {
+	if !specHashForm.MatchString(hash) {
+		return Spec{}, fmt.Errorf("spec hash %q: want 64 hex digits", hash)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.specs[hash]; ok {
+		return e.spec, e.err
+	}
+	path := s.specPath(hash)
+	spec, err := readSpecFile(path, hash)
+	if err != nil {
+		err = fmt.Errorf("spec %.16s…: %w", hash, err)
+	}
+	s.remember(hash, specEntry{spec: spec, path: path, err: err})
+	return spec, err
+}
+
+// readSpecFile reads a spec file of the store and checks it is the spec named hash.
+func readSpecFile(path, hash string) (Spec, error) {
+	data, err := readRegular(path)
+	if err != nil {
+		return Spec{}, err
+	}
+	if !bytes.HasPrefix(data, []byte(specHeader(hash))) {
+		return Spec{}, fmt.Errorf("%s does not start with the header of spec %.16s…", path, hash)
+	}
+	spec, err := decodeSpec(path, data)
+	if err != nil {
+		return Spec{}, err
+	}
+	spec = spec.withDefaults()
+	spec.src = nil
+	if got := spec.Hash(); got != hash {
+		return Spec{}, fmt.Errorf("%s holds spec %.16s…", path, got)
+	}
+	return spec, nil
 }
 
 // removeStaleTemps deletes temporary record files older than an hour: leftovers of
@@ -172,31 +345,58 @@ type Corrupt struct {
 // Collection is what a results store holds.
 type Collection struct {
 	Records []Record  // valid records of this ModelVersion, sorted (SortRecords)
-	Corrupt []Corrupt // files that are truncated, altered or misnamed
+	Corrupt []Corrupt // files that are truncated, altered or misnamed, and directories where records should be
 	Stale   int       // valid records of another ModelVersion, left out
+	// Skipped are entries that are not regular files (named pipes, sockets,
+	// devices): never opened for reading, left out with a warning.
+	Skipped []Corrupt
+	// SpecErrors are spec files that records name by hash but that are missing or
+	// unreadable: the records are kept, with a zero Spec.
+	SpecErrors []Corrupt
 }
 
-// Load reads every record of a results store. Corrupt files are listed, not merged: a
-// sweep of the spec that made them recomputes them. The error is for a store that
-// cannot be read at all.
-func Load(dir string) (*Collection, error) {
+// Load reads every record of a results store; see LoadContext.
+func Load(dir string) (*Collection, error) { return LoadContext(context.Background(), dir) }
+
+// LoadContext reads every record of a results store. Corrupt files are listed, not
+// merged: a sweep of the spec that made them recomputes them. Named pipes and other
+// files that are not regular are skipped, never read. The error is for a store that
+// cannot be read at all, or ctx's when it is cancelled.
+func LoadContext(ctx context.Context, dir string) (*Collection, error) {
 	root := filepath.Join(dir, "records")
 	if _, err := os.Stat(root); err != nil {
 		return nil, fmt.Errorf("results store %s: %w (is it a sweep's --out directory?)", dir, err)
 	}
 	c := &Collection{}
+	store := &Store{Dir: dir}
+	specErr := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == root || filepath.Dir(path) == root && isFanout(d.Name()) {
+				return nil
+			}
+			c.Corrupt = append(c.Corrupt, Corrupt{path, errors.New("a directory where record files should be: remove it (a sweep then recomputes what it hides)")})
+			return fs.SkipDir
+		}
+		if strings.HasPrefix(d.Name(), tempPrefix) {
 			return nil
 		}
 		if !strings.HasSuffix(d.Name(), ".json") {
 			c.Corrupt = append(c.Corrupt, Corrupt{path, errors.New("not a record file")})
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		data, err := readRegular(path)
+		var odd *notRegularError
+		if errors.As(err, &odd) {
+			c.Skipped = append(c.Skipped, Corrupt{path, err})
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -214,6 +414,10 @@ func Load(dir string) (*Collection, error) {
 			c.Corrupt = append(c.Corrupt, Corrupt{path, err})
 			return nil
 		}
+		if err := store.fillSpec(r); err != nil && !specErr[r.SpecHash] {
+			specErr[r.SpecHash] = true
+			c.SpecErrors = append(c.SpecErrors, Corrupt{store.specPath(r.SpecHash), err})
+		}
 		c.Records = append(c.Records, *r)
 		return nil
 	})
@@ -222,6 +426,11 @@ func Load(dir string) (*Collection, error) {
 	}
 	SortRecords(c.Records)
 	return c, nil
+}
+
+// isFanout tells whether name is one of the 256 directories records fan out into.
+func isFanout(name string) bool {
+	return len(name) == 2 && strings.Trim(name, "0123456789abcdef") == ""
 }
 
 // Err is nil when every record file was valid, else an error naming the corrupt ones.
