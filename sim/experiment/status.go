@@ -91,4 +91,3 @@ func specOfFile(path string) (Spec, bool) {
 	spec, err := readSpecFile(path, hash)
 	return spec, err == nil
 }
-
