@@ -232,14 +232,6 @@ func submitSweep(ctx context.Context, out io.Writer, spec experiment.Spec, f swe
 		fmt.Fprintf(out, "nothing to submit: all %d simulations are in %s\n", total, dir)
 		return nil
 	}
-	store, err := experiment.OpenStore(dir)
-	if err != nil {
-		return err
-	}
-	specFile, err := store.SaveSpec(spec)
-	if err != nil {
-		return err
-	}
 	bin, err := os.Executable()
 	if err == nil {
 		bin, err = filepath.EvalSymlinks(bin)
@@ -264,14 +256,25 @@ func submitSweep(ctx context.Context, out io.Writer, spec experiment.Spec, f swe
 		return fmt.Errorf("--array-size %d: accepted are 1 to %d", tasks, experiment.MaxArrayTasks)
 	}
 	tasks = min(tasks, units)
-	job := experiment.SlurmJob{Binary: bin, Spec: specFile, Out: dir, Tasks: tasks, CPUs: max(f.workers, 1),
+	job := experiment.SlurmJob{Binary: bin, Spec: filepath.Join(dir, "specs", "spec.yaml"), Out: dir, Tasks: tasks, CPUs: max(f.workers, 1),
 		Partition: f.partition, Name: jobName(spec.Name), Options: f.sbatch, Comment: "Spec " + spec.Hash()[:16] + ": " + what + "."}
+	// A path or option the script cannot hold is refused before anything is written.
+	if _, err := job.Script(); err != nil {
+		return err
+	}
+	store, err := experiment.OpenStore(dir)
+	if err != nil {
+		return err
+	}
+	if job.Spec, err = store.SaveSpec(spec); err != nil {
+		return err
+	}
 	script, err := job.Write()
 	if err != nil {
 		return err
 	}
 	if f.dryRun {
-		fmt.Fprintf(out, "wrote %s: %d array tasks for %s; submit it with: sbatch %s\n", script, tasks, what, script)
+		fmt.Fprintf(out, "wrote %s: %d array tasks for %s; submit it with: sbatch %s\n", script, tasks, what, experiment.ShellQuote(script))
 		return nil
 	}
 	id, err := experiment.SubmitSlurm(ctx, script)

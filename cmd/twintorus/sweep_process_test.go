@@ -281,3 +281,90 @@ func TestSweepInterrupt(t *testing.T) {
 		t.Errorf("a clean stop left temporary files: %v", temps)
 	}
 }
+
+// tinySpecYAML is 2 short simulations: one curve, two loads, one seed.
+const tinySpecYAML = `name: tiny
+topologies: torus:4x4
+engine: {warmup: 100, measure: 500}
+loads: [0.1, 0.2]
+seeds: 1
+`
+
+// TestSweepSlurmHostilePaths submits a sweep to the real Slurm with a results store
+// path and an sbatch option full of shell and sbatch syntax (quotes, $(...),
+// backticks, #, %, spaces): the job runs, its tasks' logs land in the store, the
+// option reaches Slurm exactly as given, and no injected command runs.
+func TestSweepSlurmHostilePaths(t *testing.T) {
+	cluster := slurmtest.Start(t)
+	bin := twintorusBinary(t)
+	tmp := t.TempDir()
+	pwned := filepath.Join(tmp, "pwned")
+	spec := writeFile(t, filepath.Join(tmp, "tiny.yaml"), tinySpecYAML)
+	dir := filepath.Join(tmp, `it's "a" $(touch `+pwned+`) `+"`touch "+pwned+"`"+` #1 100%a ${HOME}`)
+	comment := `it's "quoted" $(touch ` + pwned + `) #not a comment`
+	cmd := cluster.Command(bin, "sweep", spec, "--out", dir, "--slurm", "--array-size", "2", "--sbatch=--comment="+comment)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sweep --slurm: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`submitted Slurm job (\d+): 2 array tasks`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("sweep --slurm printed:\n%s", out)
+	}
+	id := string(m[1])
+	states, err := cluster.Wait(id, 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range states {
+		if s.State != "COMPLETED" || s.ExitCode != 0 {
+			t.Errorf("task %v", s)
+		}
+	}
+	for task := range 2 {
+		if _, err := os.Stat(filepath.Join(dir, "slurm", "logs", id+"_"+strconv.Itoa(task)+".out")); err != nil {
+			t.Errorf("task %d's log is not in the store: %v", task, err)
+		}
+	}
+	show, err := cluster.Command("scontrol", "show", "job", id).CombinedOutput()
+	if err != nil {
+		t.Fatalf("scontrol show job: %v\n%s", err, show)
+	}
+	// scontrol ends the line with a space.
+	if !strings.Contains(string(show), "Comment="+comment+" \n") {
+		t.Errorf("the job's comment is not %q:\n%s", comment, show)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Error("an injected command ran")
+	}
+	if c, err := experiment.Load(dir); err != nil || c.Err() != nil || len(c.Records) != 2 {
+		t.Errorf("store: %v, %v, %+v", err, c.Err(), c)
+	}
+}
+
+// TestSweepSlurmRefusesUnsafeValues: a newline in --out or an sbatch option, which
+// would end a line of the job script, is refused before anything is written (the
+// issue's `--out $'dir\ntouch pwned #'` made the script run `touch pwned`).
+func TestSweepSlurmRefusesUnsafeValues(t *testing.T) {
+	tmp := t.TempDir()
+	spec := writeFile(t, filepath.Join(tmp, "tiny.yaml"), tinySpecYAML)
+	for _, c := range []struct {
+		out  string
+		args []string
+		want string
+	}{
+		{"dir\ntouch pwned #", nil, `results store path`},
+		{"ok", []string{"--sbatch=--time=1\ntouch pwned"}, `sbatch option`},
+		{"ok", []string{"--partition", "debug;touch pwned"}, `has characters other than`},
+	} {
+		out := filepath.Join(tmp, c.out)
+		args := append([]string{"sweep", spec, "--out", out, "--slurm", "--dry-run"}, c.args...)
+		_, _, err := run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q %q: got %v, want a one-line error with %q", c.out, c.args, err, c.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%q %q: the results store was created", c.out, c.args)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/twintorus/twintorus/internal/version"
 )
@@ -40,12 +41,24 @@ type SlurmJob struct {
 
 var slurmWord = regexp.MustCompile(`^[A-Za-z0-9._,:+=@%/-]*$`)
 
-// Script is the sbatch script.
+// Script is the sbatch script. Every value it holds is quoted for where it goes, or
+// refused: paths and sbatch options go into #SBATCH lines, which sbatch splits into
+// arguments (whitespace separates, quotes group, a backslash escapes, an unquoted #
+// ends the line), and into the bash command line, in single quotes. No value can
+// end a line: control characters (newlines above all) are refused everywhere.
 func (j SlurmJob) Script() (string, error) {
-	for _, p := range [][2]string{{"binary", j.Binary}, {"spec", j.Spec}, {"results store", j.Out}} {
+	for _, p := range [][2]string{{"results store", j.Out}, {"spec", j.Spec}, {"binary", j.Binary}} {
 		if !filepath.IsAbs(p[1]) {
 			return "", fmt.Errorf("slurm job: the %s path %q must be absolute, as tasks run elsewhere", p[0], p[1])
 		}
+		if err := scriptSafe(p[0]+" path", p[1]); err != nil {
+			return "", err
+		}
+	}
+	// Slurm reads a backslash in an output file name as "no %A/%a substitution",
+	// and drops it: the tasks' logs would go elsewhere, all into one file.
+	if strings.Contains(j.Out, `\`) {
+		return "", fmt.Errorf("slurm job: the results store path %q has a backslash, which Slurm's log file names do not keep: choose a path without one", j.Out)
 	}
 	if j.Tasks < 1 || j.Tasks > MaxArrayTasks {
 		return "", fmt.Errorf("slurm job: %d array tasks: accepted are 1 to %d", j.Tasks, MaxArrayTasks)
@@ -59,8 +72,11 @@ func (j SlurmJob) Script() (string, error) {
 		return "", fmt.Errorf("slurm job: name %q or partition %q has characters other than letters, digits and ._,:+=@%%/-", name, j.Partition)
 	}
 	for _, o := range j.Options {
-		if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, "\n\r") {
+		if !strings.HasPrefix(o, "-") {
 			return "", fmt.Errorf("slurm job: sbatch option %q: want one option such as --time=1:00:00", o)
+		}
+		if err := scriptSafe("sbatch option", o); err != nil {
+			return "", err
 		}
 	}
 	var b strings.Builder
@@ -68,23 +84,59 @@ func (j SlurmJob) Script() (string, error) {
 	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", name)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", j.Tasks-1)
 	fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", cpus)
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(j.Out, "slurm", "logs", "%A_%a.out"))
+	// In a log file name % starts a pattern (%A job, %a task): %% is a plain %.
+	logs := strings.ReplaceAll(filepath.Join(j.Out, "slurm", "logs"), "%", "%%")
+	fmt.Fprintf(&b, "#SBATCH %s\n", sbatchQuote("--output="+logs+"/%A_%a.out"))
 	if j.Partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", j.Partition)
 	}
 	for _, o := range j.Options {
-		fmt.Fprintf(&b, "#SBATCH %s\n", o)
+		fmt.Fprintf(&b, "#SBATCH %s\n", sbatchQuote(o))
 	}
-	fmt.Fprintf(&b, "# Written by twintorus %s.", version.String())
+	fmt.Fprintf(&b, "# Written by twintorus %s.", oneLine(version.String()))
 	if j.Comment != "" {
-		b.WriteString(" " + strings.ReplaceAll(j.Comment, "\n", " "))
+		b.WriteString(" " + oneLine(j.Comment))
 	}
 	b.WriteString("\n# Each array task runs one shard of the sweep into the shared results store;\n")
-	b.WriteString("# submitting again runs only what is missing. Merge with: twintorus collect " + shellQuote(j.Out) + "\n")
+	b.WriteString("# submitting again runs only what is missing. Merge with: twintorus collect " + ShellQuote(j.Out) + "\n")
 	b.WriteString("set -eu\n")
 	fmt.Fprintf(&b, "exec %s sweep %s --out %s --shard \"${SLURM_ARRAY_TASK_ID}/%d\" --workers \"${SLURM_CPUS_PER_TASK:-%d}\"\n",
-		shellQuote(j.Binary), shellQuote(j.Spec), shellQuote(j.Out), j.Tasks, cpus)
+		ShellQuote(j.Binary), ShellQuote(j.Spec), ShellQuote(j.Out), j.Tasks, cpus)
 	return b.String(), nil
+}
+
+// scriptSafe refuses a value that could end a line of the script, or that Slurm's
+// #SBATCH reader would alter: control characters, and "packjob", which sbatch blanks
+// out of every #SBATCH line.
+func scriptSafe(what, v string) error {
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		return fmt.Errorf("slurm job: the %s %q has a control character (%U): accepted are values without newlines, tabs or other control characters", what, v, []rune(v[i:])[0])
+	}
+	if strings.Contains(strings.ToLower(v), "packjob") {
+		return fmt.Errorf("slurm job: the %s %q holds \"packjob\", which sbatch removes from #SBATCH lines: choose another name", what, v)
+	}
+	return nil
+}
+
+// sbatchQuote writes one argument of an #SBATCH line so that sbatch reads it back
+// exactly: as it is when it has nothing sbatch treats specially, else in double
+// quotes with \ and " escaped by a backslash.
+func sbatchQuote(s string) string {
+	if slurmWord.MatchString(s) && s != "" {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// oneLine replaces control characters, newlines first, by spaces, for comment lines.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // Write writes the script to DIR/slurm/sweep.sbatch, and makes the directory of the
@@ -151,4 +203,5 @@ func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, er
 	return missing, len(jobs), nil
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// ShellQuote quotes s as one word for bash: in single quotes, with ' written '\''.
+func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -171,7 +171,7 @@ func TestSlurmScript(t *testing.T) {
 #SBATCH --job-name=fig7
 #SBATCH --array=0-3
 #SBATCH --cpus-per-task=2
-#SBATCH --output=/data/r 1/slurm/logs/%A_%a.out
+#SBATCH "--output=/data/r 1/slurm/logs/%A_%a.out"
 #SBATCH --partition=short
 #SBATCH --time=1:00:00
 # Written by twintorus ` + version.String() + `. 120 simulations.
