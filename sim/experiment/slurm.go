@@ -203,5 +203,5 @@ func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, er
 	return missing, len(jobs), nil
 }
 
-// ShellQuote quotes s as one word for bash: in single quotes, with ' written '\''.
+// ShellQuote quotes s as one word for bash: in single quotes, with ' written '\”.
 func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
