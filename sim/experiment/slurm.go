@@ -203,5 +203,6 @@ func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, er
 	return missing, len(jobs), nil
 }
 
-// ShellQuote quotes s as one word for bash: in single quotes, with ' written '\”.
+// ShellQuote quotes s as one word for bash: in single quotes, where a single quote
+// is written as quote, backslash, quote, quote (close, escaped quote, reopen).
 func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
