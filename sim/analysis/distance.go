@@ -23,8 +23,8 @@ type DistanceStats struct {
 	AvgDistance float64
 	// AvgDistanceInclSelf is the same sum divided by N², the self pairs at distance 0.
 	AvgDistanceInclSelf float64
-	// Sources is the number of BFS runs it took: one per symmetry class, or one per
-	// switch for the all-sources computation.
+	// Sources is the number of BFS runs it took: one per symmetry class, one per
+	// switch for the all-sources computation, none for a mesh (MeshDistances).
 	Sources int
 }
 
@@ -40,15 +40,75 @@ func (d *DistanceStats) Sum() *big.Int {
 	return sum
 }
 
-// Distances computes the distance statistics with one BFS per symmetry class of
-// net.Classes(), or with a BFS from every switch when the network reports no symmetry.
-// The classes run in parallel; the result does not depend on the number of cores.
+// MaxAllSourcesWork bounds the all-sources computation that Distances falls back on
+// for a network with no symmetry it can use: switches × ports visited, about a
+// minute on two cores.
+const MaxAllSourcesWork = 1 << 34
+
+// Distances computes the distance statistics exactly: for a mesh from its dimensions
+// (MeshDistances), else with one BFS per symmetry class of net.Classes(), or with a
+// BFS from every switch when the network reports no symmetry (refused above
+// MaxAllSourcesWork). The classes run in parallel; the result does not depend on the
+// number of cores.
 func Distances(ctx context.Context, net *topology.Network) (*DistanceStats, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("distances of %s: %w", net, err)
+	}
+	if net.Spec().Family == topology.FamilyMesh {
+		return MeshDistances(net)
+	}
 	classes := net.Classes()
 	if classes == nil {
+		if work := float64(net.Switches()) * float64(net.TotalPorts()); work > MaxAllSourcesWork {
+			return nil, fmt.Errorf("distances of %s: it has no symmetry to use, and a BFS from each of its %d switches would visit %.3g ports, more than the limit of %.3g (about a minute): analyse a smaller network", net, net.Switches(), work, float64(MaxAllSourcesWork))
+		}
 		return DistancesAllSources(ctx, net)
 	}
 	return distances(ctx, net, classes)
+}
+
+// MeshDistances computes the distance statistics of a mesh from its dimensions, in
+// time linear in its diameter and size of the histogram rather than quadratic in its
+// switches. In a mesh the hop distance between switches x and y is the sum over the
+// dimensions of |x_d − y_d|, so the ordered switch pairs at distance h are the
+// convolution over the dimensions of one dimension's counts: a dimension of k
+// switches has k pairs at distance 0 and 2(k−j) at distance j, 0 < j < k. Every switch
+// has the same number p of PEs, so p² PE pairs lie behind each switch pair, less the
+// N self pairs at distance 0. TestMeshDistancesEqualBFS checks it against BFS.
+func MeshDistances(net *topology.Network) (*DistanceStats, error) {
+	if net.Spec().Family != topology.FamilyMesh || net.SwitchesPerNode() != 1 {
+		return nil, fmt.Errorf("distances of %s: not a mesh", net)
+	}
+	pes := int64(net.TerminalsPerSwitch())
+	if pes*int64(net.Switches()) != int64(net.Terminals()) {
+		return nil, fmt.Errorf("distances of %s: switches do not all have %d PEs", net, pes)
+	}
+	hist := []int64{1}
+	for _, k := range net.Radices() {
+		dim := make([]int64, k)
+		dim[0] = int64(k)
+		for j := 1; j < k; j++ {
+			dim[j] = 2 * int64(k-j)
+		}
+		conv := make([]int64, len(hist)+k-1)
+		for a, x := range hist {
+			if x == 0 {
+				continue
+			}
+			for b, y := range dim {
+				conv[a+b] += x * y // at most switches² ≤ 2^48: no overflow
+			}
+		}
+		hist = conv
+	}
+	st := &DistanceStats{PEs: net.Terminals()}
+	st.Histogram = make([]int64, len(hist))
+	for h, c := range hist {
+		st.Histogram[h] = c * pes * pes // at most PEs² ≤ 2^60
+	}
+	st.Histogram[0] -= int64(st.PEs) // a PE is not paired with itself
+	st.finish()
+	return st, nil
 }
 
 // DistancesAllSources computes the distance statistics with a BFS from every switch, on
@@ -167,6 +227,13 @@ func distances(ctx context.Context, net *topology.Network, sources []topology.Cl
 			st.Histogram[d] += c
 		}
 	}
+	st.finish()
+	return st, nil
+}
+
+// finish trims the histogram to the diameter and computes the averages, exactly.
+func (st *DistanceStats) finish() {
+	st.Diameter = 0
 	for d := len(st.Histogram) - 1; d >= 0; d-- {
 		if st.Histogram[d] > 0 {
 			st.Diameter = d
@@ -180,5 +247,4 @@ func distances(ctx context.Context, net *topology.Network, sources []topology.Cl
 		n := big.NewInt(int64(st.PEs))
 		st.AvgDistanceInclSelf, _ = new(big.Rat).Quo(sum, new(big.Rat).SetInt(n.Mul(n, n))).Float64()
 	}
-	return st, nil
 }
