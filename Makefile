@@ -42,12 +42,10 @@ vet:
 gotest:
 	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 $(GO) test -timeout 30m ./...
 
-## fuzz: every parser's fuzz target, one after the other
+## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the
+## executions per target at the end (scripts/fuzz.sh)
 fuzz:
-	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./sim/topology/
-	$(GO) test -run=NONE -fuzz='^FuzzParsePattern$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
-	$(GO) test -run=NONE -fuzz='^FuzzParseSizes$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
-	$(GO) test -run=NONE -fuzz='^FuzzParseSpec$$' -fuzztime=$(FUZZTIME) ./sim/experiment/
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 ## notebooks: execute every notebook headless in quick mode; fails on any cell error
 notebooks: setup

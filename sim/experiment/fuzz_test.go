@@ -1,9 +1,12 @@
 package experiment
 
 import (
+	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,8 +17,13 @@ import (
 // FuzzParseSpec: any input gives a valid spec or a one-line *SpecError, never a
 // panic; a valid spec written back as YAML reads back as the same spec.
 func FuzzParseSpec(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.yaml")
-	for _, file := range files {
+	// The checked-in experiments and the test specs: real specs to mutate.
+	files, _ := filepath.Glob("../../datasets/experiments/*.yaml")
+	more, _ := filepath.Glob("testdata/*.yaml")
+	if len(files) == 0 || len(more) == 0 {
+		f.Fatal("no seed specs in ../../datasets/experiments or testdata")
+	}
+	for _, file := range append(files, more...) {
 		if b, err := os.ReadFile(file); err == nil {
 			f.Add(b)
 		}
@@ -44,6 +52,22 @@ func FuzzParseSpec(f *testing.F) {
 			check(err)
 			return
 		}
+		if err := s.withDefaults().checkScalars(); err != nil {
+			check(err)
+			return
+		}
+		if len(s.Topologies) == 0 {
+			return // refused by validation, never stored
+		}
+		// What a store keeps of a spec reads back as the same spec, however large: the
+		// experiments of datasets/ are seeds, and 3dt-vs-2d's past_saturation was once lost.
+		y, err := yaml.Marshal(s)
+		if err != nil {
+			t.Fatalf("marshal a decoded spec: %v", err)
+		}
+		if back, err := decodeSpec("back.yaml", y); err != nil || back.Hash() != s.Hash() {
+			t.Fatalf("a spec written back does not read back the same (%v):\n%s", err, y)
+		}
 		if tooBig(s) {
 			return // validation builds every curve's engine: keep the fuzzer's memory small
 		}
@@ -52,7 +76,7 @@ func FuzzParseSpec(f *testing.F) {
 			check(err)
 			return
 		}
-		y, err := yaml.Marshal(s)
+		y, err = yaml.Marshal(s)
 		if err != nil {
 			t.Fatalf("marshal a valid spec: %v", err)
 		}
@@ -92,4 +116,173 @@ func tooBig(s Spec) bool {
 		}
 	}
 	return false
+}
+
+// FuzzUnmarshalRecord: any bytes give a record or a one-line error, never a panic; a
+// record that reads writes back (in the current format) to a file that reads as the
+// same record.
+func FuzzUnmarshalRecord(f *testing.F) {
+	files, _ := filepath.Glob("testdata/store-v1/records/*/*.json")
+	if len(files) == 0 {
+		f.Fatal("no seed records in testdata/store-v1")
+	}
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b)
+			if r, err := UnmarshalRecord(b); err == nil {
+				if v2, err := r.Marshal(); err == nil {
+					f.Add(v2)
+				}
+			}
+		}
+	}
+	f.Add([]byte(`{"format":"twintorus-record/2","sha256":"00","record":{}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := UnmarshalRecord(data)
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
+			return
+		}
+		again, err := r.Marshal()
+		if err != nil {
+			return // e.g. a v1 record without a spec hash: it reads, but is not written
+		}
+		back, err := UnmarshalRecord(again)
+		if err != nil {
+			t.Fatalf("a record written back does not read: %v\n%s", err, again)
+		}
+		if back.Key != r.Key || back.Point != r.Point || back.SpecHash != r.SpecHash || resultJSON(t, back.Result) != resultJSON(t, r.Result) {
+			t.Fatalf("round trip changed the record:\n%s\n%s", data, again)
+		}
+	})
+}
+
+// FuzzParseShard: a shard reads back from how it prints; anything else is a one-line
+// error.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/1", "3/8", " 1/2 ", "2/2", "-1/4", "1/0", "a/b", "1/", "/", "0/9999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
+			return
+		}
+		if sh.Index < 0 || sh.Index >= sh.Count {
+			t.Fatalf("%q gave shard %+v", s, sh)
+		}
+		back, err := ParseShard(sh.String())
+		if err != nil || back != sh {
+			t.Fatalf("%q prints as %q, which reads as %+v, %v", s, sh.String(), back, err)
+		}
+	})
+}
+
+// FuzzReadSummaryCSV: any bytes give summaries or an error, never a panic.
+func FuzzReadSummaryCSV(f *testing.F) {
+	if b, err := os.ReadFile("testdata/store-v1-summary.csv"); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte("curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,load,n,saturated\nc,k,t,r,d,x,u,1,0.5,2,1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sums, err := ReadSummaryCSV(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, s := range sums {
+			if s.Point.Load != s.Load && !math.IsNaN(s.Load) {
+				t.Fatalf("load %v, point load %v", s.Load, s.Point.Load)
+			}
+		}
+	})
+}
+
+// FuzzSlurmScript: whatever the results store path and an sbatch option hold, the job
+// script either is refused with a one-line error or has its eleven lines, with sbatch
+// reading every #SBATCH option back exactly and bash reading the paths back exactly.
+func FuzzSlurmScript(f *testing.F) {
+	for _, s := range []string{"results", "a b", `it's "x" $(touch p)`, "`id`", "100%a", "# c", "a\nb", `back\slash`, "packjob", "--output=x", "é"} {
+		f.Add(s, "--comment="+s)
+	}
+	f.Fuzz(func(t *testing.T, out, option string) {
+		j := SlurmJob{Binary: "/opt/twin torus", Spec: "/" + out + "/specs/x.yaml", Out: "/" + out, Tasks: 3, Name: "f", Options: []string{option}}
+		script, err := j.Script()
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error of more than one line: %q", err)
+			}
+			return
+		}
+		lines := strings.Split(strings.TrimSuffix(script, "\n"), "\n")
+		if len(lines) != 11 || lines[9] != "set -eu" || !strings.HasPrefix(lines[10], "exec ") {
+			t.Fatalf("the script has %d lines:\n%s", len(lines), script)
+		}
+		for _, l := range lines[:9] {
+			if !strings.HasPrefix(l, "#") {
+				t.Fatalf("line %q is not a comment or directive:\n%s", l, script)
+			}
+		}
+		logs := strings.ReplaceAll(filepath.Join(j.Out, "slurm", "logs"), "%", "%%") + "/%A_%a.out"
+		want := []string{"--job-name=f", "--array=0-2", "--cpus-per-task=1", "--output=" + logs, option}
+		if got := directives(script); !slices.Equal(got, want) {
+			t.Fatalf("sbatch reads %q, want %q:\n%s", got, want, script)
+		}
+		words := bashWords(lines[10])
+		if len(words) < 6 || words[1] != j.Binary || words[3] != j.Spec || words[5] != j.Out {
+			t.Fatalf("bash reads %q:\n%s", words, script)
+		}
+	})
+}
+
+// bashWords splits a command line as bash would without expanding anything, byte by
+// byte: blanks separate, single quotes keep everything, a backslash outside quotes
+// takes the next byte, double quotes group (their contents are kept as written).
+func bashWords(line string) []string {
+	var words []string
+	var w []byte
+	in, single, double, escaped := false, false, false, false
+	for i := range len(line) {
+		c := line[i]
+		switch {
+		case escaped:
+			w = append(w, c)
+			escaped = false
+		case single:
+			if c == '\'' {
+				single = false
+			} else {
+				w = append(w, c)
+			}
+		case double:
+			if c == '"' {
+				double = false
+			} else {
+				w = append(w, c)
+			}
+		case c == '\\':
+			escaped, in = true, true
+		case c == '\'':
+			single, in = true, true
+		case c == '"':
+			double, in = true, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, string(w))
+				w = w[:0]
+				in = false
+			}
+		default:
+			w = append(w, c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, string(w))
+	}
+	return words
 }

@@ -7,51 +7,52 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 )
 
 // sbatchArgs splits the text after "#SBATCH" as sbatch does (Slurm's sbatch reads
-// its directives so): whitespace separates arguments, single or double quotes group,
-// a backslash takes the next character as it is, and an unquoted # ends the line.
+// its directives so, byte by byte): blanks separate arguments, single or double
+// quotes group, a backslash takes the next byte as it is, and an unquoted # ends the
+// line.
 func sbatchArgs(line string) []string {
 	var args []string
-	var arg strings.Builder
+	var arg []byte
 	in := false // inside an argument
-	var quote rune
+	var quote byte
 	escaped := false
-	for _, r := range line {
+	for i := range len(line) {
+		c := line[i]
 		switch {
 		case escaped:
 			escaped = false
-			arg.WriteRune(r)
-		case r == '\\':
+			arg = append(arg, c)
+		case c == '\\':
 			escaped, in = true, true
 		case quote != 0:
-			if r == quote {
+			if c == quote {
 				quote = 0
 			} else {
-				arg.WriteRune(r)
+				arg = append(arg, c)
 			}
-		case r == '"' || r == '\'':
-			quote, in = r, true
-		case r == '#':
+		case c == '"' || c == '\'':
+			quote, in = c, true
+		case c == '#':
 			if in {
-				args = append(args, arg.String())
+				args = append(args, string(arg))
 			}
 			return args
-		case unicode.IsSpace(r):
+		case strings.IndexByte(" \t\n\v\f\r", c) >= 0: // C's isspace
 			if in {
-				args = append(args, arg.String())
-				arg.Reset()
+				args = append(args, string(arg))
+				arg = arg[:0]
 				in = false
 			}
 		default:
-			arg.WriteRune(r)
+			arg = append(arg, c)
 			in = true
 		}
 	}
 	if in {
-		args = append(args, arg.String())
+		args = append(args, string(arg))
 	}
 	return args
 }

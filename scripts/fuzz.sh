@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# fuzz.sh: run every parser's fuzz target for FUZZTIME (default 15s) each, one after
+# the other, and print per target how many inputs it executed.
+#
+# Go minimises every new interesting input for up to -fuzzminimizetime, 60 s by
+# default, and that time comes out of -fuzztime: with a slow target (a spec parse
+# builds networks) a 15 s budget went to minimisation and the target ran a dozen
+# inputs. FUZZMINIMIZETIME (default 1s) keeps minimisation short. A target that runs
+# fewer than FUZZ_MIN_EXECS inputs (default 1000) fails the run, so that a budget
+# swallowed again does not pass unnoticed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-15s}
+FUZZMINIMIZETIME=${FUZZMINIMIZETIME:-1s}
+FUZZ_MIN_EXECS=${FUZZ_MIN_EXECS:-1000}
+
+# package target
+targets=(
+	"./sim/topology/ FuzzParse"
+	"./sim/traffic/ FuzzParsePattern"
+	"./sim/traffic/ FuzzParseSizes"
+	"./sim/experiment/ FuzzParseSpec"
+	"./sim/experiment/ FuzzUnmarshalRecord"
+	"./sim/experiment/ FuzzParseShard"
+	"./sim/experiment/ FuzzReadSummaryCSV"
+	"./sim/experiment/ FuzzSlurmScript"
+)
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+summary=()
+failed=0
+for t in "${targets[@]}"; do
+	read -r pkg name <<<"$t"
+	echo "fuzz: $name in $pkg for $FUZZTIME (minimisation at most $FUZZMINIMIZETIME)"
+	status=0
+	"$GO" test -run=NONE -fuzz="^${name}\$" -fuzztime="$FUZZTIME" -fuzzminimizetime="$FUZZMINIMIZETIME" "$pkg" 2>&1 | tee "$log" || status=$?
+	# The last progress line: "fuzz: elapsed: 15s, execs: 123456 (8230/sec), new interesting: ..."
+	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
+	execs=${execs:-0}
+	verdict=ok
+	if [ "$status" -ne 0 ]; then
+		verdict=FAILED
+		failed=1
+	elif [ "$execs" -lt "$FUZZ_MIN_EXECS" ]; then
+		verdict="TOO FEW (want at least $FUZZ_MIN_EXECS)"
+		failed=1
+	fi
+	summary+=("$(printf '%-22s %-20s %12s executions  %s' "$name" "$pkg" "$execs" "$verdict")")
+done
+
+echo
+echo "fuzz: executions per target in $FUZZTIME each"
+printf '%s\n' "${summary[@]}"
+exit "$failed"
