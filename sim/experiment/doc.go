@@ -60,14 +60,18 @@
 // # Results store
 //
 // Run stores one Record per (point, seed) in a directory (Store): a JSON file named by
-// the point's content hash, Point.Key, holding the point, seed, the full spec that
-// made it and its hash, the project version (internal/version), ModelVersion, the
-// engine.Result and a SHA-256 of the record. Files are written to a temporary name,
+// the point's content hash, Point.Key, holding the point, seed, the hash of the spec
+// that made it, the project version (internal/version), ModelVersion, the
+// engine.Result and a SHA-256 of the record. The spec itself is stored once per
+// store, in DIR/specs (RecordFormat; the first format, RecordFormatV1, embedded the
+// spec in every record, and still reads). Files are written to a temporary name,
 // synced and renamed, so a crash never leaves a partial record under a real name; a
 // record that is truncated, altered or misnamed fails its checksum or key check, and
-// a sweep recomputes it while Load lists it rather than merging it. A re-run finds
-// what is stored and runs only the rest, so a sweep killed at any moment loses only
-// the simulations in flight.
+// a sweep recomputes it while Load lists it rather than merging it. Named pipes and
+// other files that are not regular are never opened for reading: a sweep recomputes
+// the record, Load skips them. A re-run finds what is stored and runs only the rest,
+// so a sweep killed at any moment loses only the simulations in flight; a sweep that
+// finds everything stored writes nothing, so a complete store may be read-only.
 //
 // The key hashes the canonical point (canonical topology, routing, scheme, tie,
 // pattern and sizes strings; load and seed included) and ModelVersion. It leaves out
@@ -88,14 +92,15 @@
 //	bar.Finish()
 //
 // and a terminal bar in the CLI; cancelling the context stops the run with every
-// finished record kept. With an automatic load search, the curves' searches advance together, one
+// finished record kept, whether it is simulating or still reading the store. With an automatic load search, the curves' searches advance together, one
 // load per round, and the round's replications of every curve run in parallel.
 //
 // # Slurm
 //
 // Options.Shard runs one share of a sweep, as one task of a Slurm job array does;
 // SlurmJob writes the job array's sbatch script (task i of N runs shard i/N into the
-// shared store) and SubmitSlurm submits it. Simulation i of a sweep with fixed loads,
+// shared store) and SubmitSlurm submits it. Every path and option in the script is
+// quoted for sbatch's #SBATCH reader and for bash, or refused (control characters). Simulation i of a sweep with fixed loads,
 // in canonical order, belongs to shard i mod N; with a load search, curve i does.
 //
 // # Tables
