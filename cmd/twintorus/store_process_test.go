@@ -124,13 +124,7 @@ func TestSweepReadOnlyStore(t *testing.T) {
 // fails and names it (it used to leave the record out and exit 0); with a record
 // simply gone, it says which spec lacks what.
 func TestCollectReportsMissing(t *testing.T) {
-	tmp := t.TempDir()
-	spec := writeFile(t, filepath.Join(tmp, "small.yaml"), smallSpecYAML)
-	dir := filepath.Join(tmp, "results")
-	if _, _, err := run(t, "sweep", spec, "--out", dir); err != nil {
-		t.Fatal(err)
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "records", "*", "*.json"))
+	tmp, _, dir, paths := smallStore(t)
 	if err := os.Remove(paths[3]); err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +144,7 @@ func TestCollectReportsMissing(t *testing.T) {
 // TestCollectSkipsNamedPipe: a named pipe named like a record is skipped with a
 // warning; collect used to block on it for ever.
 func TestCollectSkipsNamedPipe(t *testing.T) {
-	tmp := t.TempDir()
-	spec := writeFile(t, filepath.Join(tmp, "small.yaml"), smallSpecYAML)
-	dir := filepath.Join(tmp, "results")
-	if _, _, err := run(t, "sweep", spec, "--out", dir); err != nil {
-		t.Fatal(err)
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "records", "*", "*.json"))
+	tmp, _, dir, paths := smallStore(t)
 	if err := os.Remove(paths[0]); err != nil {
 		t.Fatal(err)
 	}

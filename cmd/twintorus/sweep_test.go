@@ -216,17 +216,8 @@ func TestSweepCollect(t *testing.T) {
 // TestCollectRefusesCorrupt: a truncated record makes collect fail and name it; the
 // sweep run again recomputes just that record.
 func TestCollectRefusesCorrupt(t *testing.T) {
-	tmp := t.TempDir()
-	spec := writeFile(t, filepath.Join(tmp, "small.yaml"), smallSpecYAML)
-	dir := filepath.Join(tmp, "results")
-	if _, _, err := run(t, "sweep", spec, "--out", dir); err != nil {
-		t.Fatal(err)
-	}
+	tmp, spec, dir, paths := smallStore(t)
 	want := storeCSV(t, dir)
-	paths, _ := filepath.Glob(filepath.Join(dir, "records", "*", "*.json"))
-	if len(paths) != 12 {
-		t.Fatalf("%d records", len(paths))
-	}
 	data, err := os.ReadFile(paths[5])
 	if err != nil {
 		t.Fatal(err)
@@ -246,6 +237,23 @@ func TestCollectRefusesCorrupt(t *testing.T) {
 	if got := storeCSV(t, dir); got != want {
 		t.Error("CSV after recomputing differs")
 	}
+}
+
+// smallStore sweeps smallSpecYAML into a store in a temporary directory tmp and
+// returns the spec's file, the store and its 12 record files, sorted.
+func smallStore(t *testing.T) (tmp, spec, dir string, records []string) {
+	t.Helper()
+	tmp = t.TempDir()
+	spec = writeFile(t, filepath.Join(tmp, "small.yaml"), smallSpecYAML)
+	dir = filepath.Join(tmp, "results")
+	if _, _, err := run(t, "sweep", spec, "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	records, _ = filepath.Glob(filepath.Join(dir, "records", "*", "*.json"))
+	if len(records) != 12 {
+		t.Fatalf("%d records, want 12", len(records))
+	}
+	return tmp, spec, dir, records
 }
 
 func TestProgressBar(t *testing.T) {

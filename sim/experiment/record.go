@@ -114,16 +114,13 @@ func nonFinite(v reflect.Value, prefix string) string {
 		t := v.Type()
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !f.IsExported() {
+			name, _, ok := jsonField(f)
+			if !ok {
 				continue
 			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			path := prefix
-			if !f.Anonymous || name != "" {
-				if name == "" {
-					name = f.Name
-				}
-				path += "." + name
+			path := prefix + "." + name
+			if tagged, _, _ := strings.Cut(f.Tag.Get("json"), ","); f.Anonymous && tagged == "" {
+				path = prefix // an embedded struct's fields are the outer struct's
 			}
 			if bad := nonFinite(v.Field(i), path); bad != "" {
 				return bad
@@ -223,16 +220,9 @@ func nanToNull(v reflect.Value) any {
 		out := map[string]any{}
 		t := v.Type()
 		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
+			name, opts, ok := jsonField(t.Field(i))
+			if !ok {
 				continue
-			}
-			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" && opts == "" {
-				continue
-			}
-			if name == "" {
-				name = f.Name
 			}
 			fv := v.Field(i)
 			if strings.Contains(opts, "omitempty") && fv.IsZero() {
@@ -243,6 +233,22 @@ func nanToNull(v reflect.Value) any {
 		return out
 	}
 	return v.Interface()
+}
+
+// jsonField is the name encoding/json gives a struct field, and its tag options; ok
+// is false for a field it leaves out.
+func jsonField(f reflect.StructField) (name, opts string, ok bool) {
+	if !f.IsExported() {
+		return "", "", false
+	}
+	name, opts, _ = strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" && opts == "" {
+		return "", "", false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, opts, true
 }
 
 // fillNaN sets every float of a struct (nested structs included, not behind pointers

@@ -11,12 +11,19 @@ import (
 
 // sbatchArgs splits the text after "#SBATCH" as sbatch does (Slurm's sbatch reads
 // its directives so, byte by byte): blanks separate arguments, single or double
-// quotes group, a backslash takes the next byte as it is, and an unquoted # ends the
-// line.
-func sbatchArgs(line string) []string {
-	var args []string
-	var arg []byte
-	in := false // inside an argument
+// quotes group, a backslash takes the next byte as it is, even within quotes, and an
+// unquoted # ends the line.
+func sbatchArgs(line string) []string { return splitWords(line, true) }
+
+// bashWords splits a command line as bash would without expanding anything: blanks
+// separate, single quotes keep everything, double quotes group (their contents kept
+// as written), a backslash outside quotes takes the next byte.
+func bashWords(line string) []string { return splitWords(line, false) }
+
+func splitWords(line string, sbatch bool) []string {
+	var words []string
+	var w []byte
+	in := false // inside a word
 	var quote byte
 	escaped := false
 	for i := range len(line) {
@@ -24,37 +31,37 @@ func sbatchArgs(line string) []string {
 		switch {
 		case escaped:
 			escaped = false
-			arg = append(arg, c)
-		case c == '\\':
+			w = append(w, c)
+		case c == '\\' && (quote == 0 || sbatch):
 			escaped, in = true, true
 		case quote != 0:
 			if c == quote {
 				quote = 0
 			} else {
-				arg = append(arg, c)
+				w = append(w, c)
 			}
 		case c == '"' || c == '\'':
 			quote, in = c, true
-		case c == '#':
+		case c == '#' && sbatch:
 			if in {
-				args = append(args, string(arg))
+				words = append(words, string(w))
 			}
-			return args
+			return words
 		case strings.IndexByte(" \t\n\v\f\r", c) >= 0: // C's isspace
 			if in {
-				args = append(args, string(arg))
-				arg = arg[:0]
+				words = append(words, string(w))
+				w = w[:0]
 				in = false
 			}
 		default:
-			arg = append(arg, c)
+			w = append(w, c)
 			in = true
 		}
 	}
 	if in {
-		args = append(args, string(arg))
+		words = append(words, string(w))
 	}
-	return args
+	return words
 }
 
 // directives are the arguments of a script's #SBATCH lines, in order.
