@@ -40,7 +40,6 @@ type Store struct {
 // specEntry is a spec of the store as known to this process: read, saved or failed.
 type specEntry struct {
 	spec  Spec
-	path  string
 	err   error
 	saved bool // the file is known to hold this spec
 }
@@ -251,7 +250,7 @@ func (s *Store) SaveSpec(spec Spec) (string, error) {
 	// The file is the only copy of the spec its records have: it must read back as
 	// this very spec.
 	if back, err := decodeSpec(path, data); err != nil || back.Hash() != hash {
-		return "", fmt.Errorf("spec %.16s… does not read back from its YAML (%v); this is a bug:\n%s", hash, err, data)
+		return "", fmt.Errorf("spec %.16s… does not read back from its YAML (%v): this is a bug, please report it with the spec", hash, err)
 	}
 	data = append([]byte(specHeader(hash)), data...)
 	if old, err := readRegular(path); err != nil || !bytes.Equal(old, data) {
@@ -259,7 +258,7 @@ func (s *Store) SaveSpec(spec Spec) (string, error) {
 			return "", err
 		}
 	}
-	s.remember(hash, specEntry{spec: spec, path: path, saved: true})
+	s.remember(hash, specEntry{spec: spec, saved: true})
 	return path, nil
 }
 
@@ -296,7 +295,7 @@ func (s *Store) Spec(hash string) (Spec, error) {
 	if err != nil {
 		err = fmt.Errorf("spec %.16s…: %w", hash, err)
 	}
-	s.remember(hash, specEntry{spec: spec, path: path, err: err})
+	s.remember(hash, specEntry{spec: spec, err: err})
 	return spec, err
 }
 
