@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -57,5 +59,18 @@ func TestPointRuns(t *testing.T) {
 	}
 	if r.Accepted < 0.18 || r.Accepted > 0.22 || r.Saturated || r.Deadlock != nil {
 		t.Fatalf("torus:4x4 at 0.2: accepted %g saturated %v", r.Accepted, r.Saturated)
+	}
+}
+
+// TestPointRefusesNaNTolerance: NaN passes every comparison, so a saturation tolerance
+// of NaN used to be accepted by the engine (and then broke the record encoder); it is
+// refused with the accepted range, as `twintorus run --saturation-tolerance NaN` is.
+func TestPointRefusesNaNTolerance(t *testing.T) {
+	for _, tol := range []float64{math.NaN(), math.Inf(1), -0.1, 1} {
+		p := NewPoint("torus:4x4", 0.1)
+		p.SaturationTolerance = tol
+		if _, err := p.Build(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("saturation tolerance %g: accepted are 0 to 1", tol)) {
+			t.Errorf("tolerance %v: %v", tol, err)
+		}
 	}
 }
