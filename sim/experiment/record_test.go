@@ -146,8 +146,11 @@ func TestStore(t *testing.T) {
 	if got.Spec.Hash() != r.SpecHash || got.Spec.Loads.Values[0] != 0.3 {
 		t.Errorf("get: the record's spec is not the one it was put with: %+v", got.Spec)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "specs", r.SpecHash[:16]+".yaml")); err != nil {
-		t.Errorf("Put did not store the record's spec: %v", err)
+	for _, p := range []string{s.Path(r.Key), filepath.Join(dir, "specs", r.SpecHash[:16]+".yaml")} {
+		// Readable by whoever shares the store, as os.Create would make them.
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o644 {
+			t.Errorf("Put did not store %s readable by all: %v %v", p, info.Mode(), err)
+		}
 	}
 	// A temporary file of a writer killed mid-write is not a record.
 	if err := os.WriteFile(filepath.Join(dir, "records", r.Key[:2], tempPrefix+"x.json-123"), []byte(`{"form`), 0o644); err != nil {

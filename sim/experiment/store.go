@@ -197,7 +197,12 @@ func writeAtomic(path string, data []byte, placed func()) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	// CreateTemp makes the file private; results are for the group that shares the
+	// store (Slurm tasks, colleagues), as a file made by os.Create would be.
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
