@@ -74,7 +74,7 @@ them cross the internal link under the network's configuration, and the matrix R
 paths per (input port, output port).
 
 TOPOLOGY is a spec string:
-` + topology.Grammar,
+` + topology.Grammar(),
 		Example: "  twintorus analyze twin:4x4x4/D --paths\n  twintorus analyze torus:16x8 --json",
 		Args:    oneTopology("analyze", "twin:4x4x4/D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,7 +87,7 @@ TOPOLOGY is a spec string:
 				return err
 			}
 			if paths && !net.IsTwin() {
-				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is a %s; give a twin torus such as twin:%s/cbest", net, net.Spec().Family, shapeOf(net.Radices()))
+				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is not one; give a twin torus such as %s", net, twinLike(net))
 			}
 			rep, err := analyze(cmd, net, tie, paths, forceLoad)
 			if err != nil {
@@ -119,7 +119,7 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	// Routing cost: the sources of one node (tori, twin tori) or all PEs (meshes), each
 	// to every PE, over routes of about the average distance.
 	sources := float64(net.Terminals())
-	if f := net.Spec().Family; f == topology.FamilyTorus || f == topology.FamilyTwin {
+	if net.Translational() {
 		sources = float64(net.SwitchesPerNode() * net.TerminalsPerSwitch())
 	}
 	if forceLoad || sources*float64(net.Terminals())*(dist.AvgDistance+1) <= loadBudget {
@@ -187,7 +187,7 @@ func oneTopology(cmd, example string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		switch {
 		case len(args) == 0:
-			return fmt.Errorf("%s needs a TOPOLOGY argument, e.g. twintorus %s %s (families: torus, mesh, twin; see twintorus help %s)", cmd, cmd, example, cmd)
+			return fmt.Errorf("%s needs a TOPOLOGY argument, e.g. twintorus %s %s (families: %s; see twintorus help %s)", cmd, cmd, example, topology.FamilyNames(), cmd)
 		case len(args) > 1:
 			return fmt.Errorf("%s takes one TOPOLOGY argument, got %d: %s", cmd, len(args), strings.Join(args, " "))
 		}
@@ -212,13 +212,12 @@ func tieString(t routing.Tie) string {
 	return "plus"
 }
 
-// shapeOf joins radices with 'x', e.g. "4x4x4".
-func shapeOf(radix []int) string {
-	parts := make([]string, len(radix))
-	for d, k := range radix {
-		parts[d] = fmt.Sprint(k)
+// twinLike is a twin torus of the network's shape, or twin:4x4x4/cbest.
+func twinLike(net *topology.Network) string {
+	if net.Dims() < 2 {
+		return "twin:4x4x4/cbest"
 	}
-	return strings.Join(parts, "x")
+	return topology.Spec{Family: topology.FamilyTwin, Radix: net.Radices(), Config: "cbest"}.String()
 }
 
 func writeJSON(w io.Writer, v any) error {

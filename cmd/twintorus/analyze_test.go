@@ -162,7 +162,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"analyze", "twin:4x4x4x4/D"}, []string{"letter", "cbest"}},
 		{[]string{"analyze", "garbage"}, []string{"no family", "accepted"}},
 		{[]string{"analyze", "torus:8x8", "--paths"}, []string{"--paths", "twin torus", "twin:8x8/cbest"}},
-		{[]string{"configs", "mesh:4x4"}, []string{"twin tori", "twin:4x4"}},
+		{[]string{"configs", "mesh:4x4"}, []string{"configurations", "twin (e.g. twin:4x4)", "mesh:4x4 is a mesh"}},
 		{[]string{"analyze", "torus:4x4", "--tie", "sideways"}, []string{"--tie", "plus", "minus"}},
 		{[]string{"configs", "twin:4x4x4", "--tie", ""}, []string{"--tie", "plus", "minus"}},
 		{[]string{"analyze", "torus:4x4", "--bogus"}, []string{"bogus"}},

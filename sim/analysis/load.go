@@ -51,9 +51,7 @@ func (l *ChannelLoad) Routes(s, p int) int64 {
 // ordered pair. Work is spread over all cores; counts are exact integers, so the result
 // does not depend on the number of cores.
 func Load(ctx context.Context, r *routing.DOR) (*ChannelLoad, error) {
-	net := r.Network()
-	f := net.Spec().Family
-	return load(ctx, r, f == topology.FamilyTorus || f == topology.FamilyTwin)
+	return load(ctx, r, r.Network().Translational())
 }
 
 // LoadAllPairs is Load routing every ordered pair of PEs, with no symmetry: the

@@ -405,16 +405,15 @@ func curveName(p Point) string {
 	return strings.Join(parts, " ")
 }
 
-// defaultRouting is routing.Default for a topology spec, without building it.
+// defaultRouting is the routing a topology spec's family names (routing.Default
+// without building the network), or "" when it names none.
 func defaultRouting(topo string) string {
 	spec, err := topology.Parse(topo)
 	if err != nil {
 		return ""
 	}
-	if spec.Family == topology.FamilyTwin {
-		return "dort"
-	}
-	return "dor"
+	f, _ := topology.LookupFamily(string(spec.Family))
+	return f.Routing
 }
 
 func item(key string, i int) string { return key + "[" + strconv.Itoa(i) + "]" }

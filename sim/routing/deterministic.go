@@ -1,6 +1,10 @@
 package routing
 
-import "github.com/twintorus/twintorus/sim/topology"
+import (
+	"fmt"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
 
 // Deterministic is DOR (tori, meshes) or DORT (twin tori) with a deadlock-avoidance
 // scheme. It is one function for every family and every twin configuration: the
@@ -241,4 +245,45 @@ type InternalVC struct {
 	Type  int    // 1: to reach another card's dimension; 2: part of a split dimension's ring; 3: to the other PE; 0: everything (no avoidance)
 	Dim   int    // the split dimension of a type-2 VC, else -1
 	Class string // "up" or "low" for type-2 VCs under the VC scheme
+}
+
+// dorRouting is DOR on tori and meshes (and on any network built on a grid with a
+// dimension port for every direction).
+func dorRouting() RoutingDef {
+	return RoutingDef{
+		Name:    "dor",
+		Summary: "dimension order, tori and meshes",
+		Fits: func(net *topology.Network) error {
+			if net.IsTwin() {
+				return fmt.Errorf("twin tori route with dort")
+			}
+			return gridFits(net)
+		},
+		New:  newDeterministic,
+		Auto: true,
+	}
+}
+
+// dortRouting is DORT on nDT twin tori.
+func dortRouting() RoutingDef {
+	return RoutingDef{
+		Name:    "dort",
+		Summary: "dimension order across twin-torus cards",
+		Fits: func(net *topology.Network) error {
+			if !net.IsTwin() {
+				return fmt.Errorf("it is for twin tori; use dor")
+			}
+			return gridFits(net)
+		},
+		New:  newDeterministic,
+		Auto: true,
+	}
+}
+
+func newDeterministic(net *topology.Network, o Options) (Func, error) {
+	switch o.Scheme {
+	case SchemeVC, SchemeBubble, SchemeNone:
+		return NewDeterministic(net, o.Scheme, o.Tie), nil
+	}
+	return nil, fmt.Errorf("routing %s: deadlock scheme %s is not one of vc, bubble and none", Default(net), o.Scheme)
 }

@@ -3,5 +3,8 @@
 //
 // DOR (tori, meshes) and DORT (nDT twin tori) are defined here once, and both the
 // engine and the exact analyses use them, so a path counted by the analysis is the path
-// the engine takes. The package reads topology.Network and never simulates.
+// the engine takes. Routings are one table, Routings(): New, Default and the help
+// texts read it, and each network family names its routing there by name.
+//
+// The package reads topology.Network and never simulates.
 package routing

@@ -77,32 +77,6 @@ func ParseScheme(s string) (Scheme, error) {
 	return 0, fmt.Errorf("unknown deadlock scheme %q: accepted are vc, bubble and none", s)
 }
 
-// New makes the named routing for a network: "dor" for tori and meshes, "dort" for
-// twin tori.
-func New(name string, net *topology.Network, scheme Scheme, tie Tie) (Func, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "dor":
-		if net.IsTwin() {
-			return nil, fmt.Errorf("routing dor does not fit %s: twin tori route with dort", net)
-		}
-		return NewDeterministic(net, scheme, tie), nil
-	case "dort":
-		if !net.IsTwin() {
-			return nil, fmt.Errorf("routing dort does not fit %s: it is for twin tori; use dor", net)
-		}
-		return NewDeterministic(net, scheme, tie), nil
-	}
-	return nil, fmt.Errorf("unknown routing %q: accepted are dor (tori, meshes) and dort (twin tori)", name)
-}
-
-// Default is the routing the papers use on a network: DORT on twin tori, DOR otherwise.
-func Default(net *topology.Network) string {
-	if net.IsTwin() {
-		return "dort"
-	}
-	return "dor"
-}
-
 // Option is a candidate with the state the engine sees through credits: the free
 // flits and capacity of its downstream VC, and whether the packet could start now.
 type Option struct {
