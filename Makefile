@@ -45,6 +45,9 @@ gotest:
 ## fuzz: every parser's fuzz target, one after the other
 fuzz:
 	$(GO) test -run=NONE -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./sim/topology/
+	$(GO) test -run=NONE -fuzz='^FuzzReadJSON$$' -fuzztime=$(FUZZTIME) ./sim/topology/
+	$(GO) test -run=NONE -fuzz='^FuzzReadAnynet$$' -fuzztime=$(FUZZTIME) ./sim/topology/
+	$(GO) test -run=NONE -fuzz='^FuzzReadTable$$' -fuzztime=$(FUZZTIME) ./sim/routing/
 	$(GO) test -run=NONE -fuzz='^FuzzParsePattern$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
 	$(GO) test -run=NONE -fuzz='^FuzzParseSizes$$' -fuzztime=$(FUZZTIME) ./sim/traffic/
 	$(GO) test -run=NONE -fuzz='^FuzzParseSpec$$' -fuzztime=$(FUZZTIME) ./sim/experiment/

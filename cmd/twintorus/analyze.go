@@ -34,6 +34,7 @@ type analyzeReport struct {
 }
 
 type loadReport struct {
+	Routing         string  `json:"routing"` // dor (DORT on twin tori) on grids, else min
 	Tie             string  `json:"tie"`
 	Bound           float64 `json:"bound"`
 	ChannelBound    float64 `json:"channel_bound"`
@@ -123,11 +124,15 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 		sources = float64(net.SwitchesPerNode() * net.TerminalsPerSwitch())
 	}
 	if forceLoad || sources*float64(net.Terminals())*(dist.AvgDistance+1) <= loadBudget {
-		l, err := analysis.Load(ctx, routing.NewDOR(net, tie))
+		rt, name, err := loadRouting(net, tie)
 		if err != nil {
 			return nil, err
 		}
-		rep.Load = &loadReport{Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+		l, err := analysis.Load(ctx, rt)
+		if err != nil {
+			return nil, err
+		}
+		rep.Load = &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
 			MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
 			AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}
 		rep.LoadBound, rep.AvgDORHops = &l.Bound, &l.AvgHops
@@ -158,12 +163,13 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 	fmt.Fprintf(tw, "average distance\t%.4f hops over ordered pairs of distinct PEs\n", r.AvgDistance)
 	fmt.Fprintf(tw, "average distance incl. self\t%.4f hops over all N² pairs, self at 0\n", r.AvgDistanceInclSelf)
 	if l := r.Load; l != nil {
-		fmt.Fprintf(tw, "load bound (uniform, DOR)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
-			l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
-		fmt.Fprintf(tw, "average DOR hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
-			l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
+		name := strings.ToUpper(l.Routing)
+		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
+			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
+		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
+			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
 	} else {
-		fmt.Fprintf(tw, "load bound (uniform, DOR)\tskipped on a network this size; --load computes it\n")
+		fmt.Fprintf(tw, "load bound (uniform)\tskipped on a network this size; --load computes it\n")
 	}
 	if p := r.Paths; p != nil {
 		fmt.Fprintf(tw, "transit paths per node\t%d (DOR, node level, ties: %s)\n", p.Transit, p.Tie)
@@ -180,6 +186,18 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 		}
 	}
 	return nil
+}
+
+// loadRouting is the deterministic routing whose channel loads analyze reports: DOR
+// (DORT) on networks it fits, else minimal routing with its lowest-port tie rule.
+func loadRouting(net *topology.Network, tie routing.Tie) (routing.Pather, string, error) {
+	for _, name := range []string{"dor", "dort"} {
+		if def, _, _ := routing.LookupRouting(name); def.Fits(net) == nil {
+			return routing.NewDOR(net, tie), name, nil
+		}
+	}
+	r, err := routing.NewMinimal(net, false)
+	return r, "min", err
 }
 
 // oneTopology checks that a command got exactly one TOPOLOGY argument.

@@ -39,9 +39,9 @@ func writeFamilies(w io.Writer) error {
 	for _, f := range topology.Families() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Name, f.Syntax, orDash(f.Routing), yesNo(f.Variants != nil), orDash(strings.Join(f.Examples, " ")))
 	}
-	fmt.Fprintln(tw, "\nrouting\twhat")
+	fmt.Fprintln(tw, "\nrouting\tdeadlock\twhat")
 	for _, r := range routing.Routings() {
-		fmt.Fprintf(tw, "%s\t%s\n", r.Name, r.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Scheme, r.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing the families: %w", err)
@@ -56,17 +56,20 @@ func writeFamiliesMarkdown(w io.Writer) error {
 	b.WriteString("a test keeps it current (`go test ./cmd/twintorus -run TestFamiliesDoc -update` rewrites it).\n\n")
 	b.WriteString("## Families\n\n| family | spec | what | default routing | `configs` | examples |\n|---|---|---|---|---|---|\n")
 	for _, f := range topology.Families() {
-		what := strings.Join(append([]string{f.Summary}, f.Help...), " ")
+		what := strings.Join(append([]string{f.Summary}, f.Help...), "; ")
 		var ex []string
 		for _, e := range f.Examples {
 			ex = append(ex, "`"+e+"`")
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s |\n", f.Name, f.Syntax, what, orDash(f.Routing), yesNo(f.Variants != nil), orDash(strings.Join(ex, ", ")))
 	}
-	b.WriteString("\n## Routings\n\n| routing | what |\n|---|---|\n")
+	b.WriteString("\n## Routings\n\n| routing | what | deadlock scheme by default | checked before a run |\n|---|---|---|---|\n")
 	for _, r := range routing.Routings() {
-		fmt.Fprintf(&b, "| %s | %s |\n", r.Name, r.Summary)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Name, r.Summary, r.Scheme, yesNo(r.Checked))
 	}
+	b.WriteString("\nDeadlock schemes: `vc` and `bubble` (DOR and DORT's rings, the papers'), `escape` (an\n" +
+		"up*/down* escape VC, Duato's method; any routing), `none`. Routings marked checked are\n" +
+		"refused under `none` when their channel dependency graph has a cycle, which is named.\n")
 	b.WriteString("\n" + addFamilySteps)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing the families: %w", err)

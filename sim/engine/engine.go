@@ -241,10 +241,7 @@ func (e *Engine) layout() {
 			port := net.Port(s, q)
 			ps := &e.ports[net.PortID(s, q)]
 			*ps = portState{sw: int32(s), local: int16(q), kind: port.Kind, owner: -1, down: -1,
-				vc0: int32(nvc), lat: int32(e.latency(port)), back: int32(p.LinkLatency)}
-			if port.Kind == topology.Internal {
-				ps.back = int32(p.InternalLatency)
-			}
+				vc0: int32(nvc), lat: int32(e.latency(port)), back: int32(e.latency(port))}
 			if port.Receives() { // credits go back as slowly as the flits came
 				ps.back = int32(e.latency(net.Port(int(port.From), int(port.FromPort))))
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/twintorus/twintorus/sim/analysis"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -15,9 +16,10 @@ import (
 // Point and seed give the same result, bit for bit.
 type Point struct {
 	Topology string `yaml:"topology" json:"topology"`
-	// Routing is dor (tori, meshes) or dort (twin tori); empty picks by family.
+	// Routing is a routing.Routings name (dor, dort, min, adaptive, updown,
+	// table:PATH); empty picks the network's default (routing.Default).
 	Routing       string `yaml:"routing" json:"routing"`
-	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble or none
+	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
 	Tie           string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
 	Traffic       string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
 	Sizes         string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
@@ -64,6 +66,12 @@ func (p Point) Build() (*engine.Engine, error) {
 	rt, err := routing.New(name, net, scheme, tie)
 	if err != nil {
 		return nil, err
+	}
+	if def, _, _ := routing.LookupRouting(name); def.Checked && scheme == routing.SchemeNone {
+		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
+		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
+			return nil, err
+		}
 	}
 	pat, err := traffic.ParsePattern(p.Traffic, net)
 	if err != nil {

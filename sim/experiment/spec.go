@@ -247,12 +247,14 @@ func (s Spec) Curves() ([]Curve, error) {
 			patterns[i] = pat.Name()
 		}
 		for ri, r := range routes {
-			name := strings.ToLower(strings.TrimSpace(r))
+			name := routing.Canonical(r)
 			if name == "" {
 				name = routing.Default(net)
 			}
-			if _, err := routing.New(name, net, routing.SchemeBubble, routing.TiePlus); err != nil {
-				return nil, s.errAt(item("routing", ri), err)
+			for _, scheme := range schemes {
+				if _, err := routing.New(name, net, scheme, routing.TiePlus); err != nil {
+					return nil, s.errAt(item("routing", ri), err)
+				}
 			}
 			for di, scheme := range schemes {
 				for xi := range ties {

@@ -119,7 +119,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{base + "engine:\n  measure: 0\n", "bad.yaml:3: engine: twin:4x4x4/D bubble uniform: warm-up 5000 and measurement 0 cycles: warm-up must be at least 0 and measurement at least 1"},
 		{base + "metrics: [accepted, speed]\n", `bad.yaml:3: metrics[1]: unknown metric "speed": accepted are ` + strings.Join(MetricNames(), ", ")},
 		{base + "deadlock: [bubble, vcs, vc]\n", "bad.yaml:3: deadlock[2]: vc is listed twice"},
-		{base + "deadlock: magic\n", `bad.yaml:3: deadlock[0]: unknown deadlock scheme "magic": accepted are vc, bubble and none`},
+		{base + "deadlock: magic\n", `bad.yaml:3: deadlock[0]: unknown deadlock scheme "magic": accepted are vc, bubble, escape and none`},
 		{base + "tie: left\n", `bad.yaml:3: tie[0]: unknown tie rule "left": accepted are plus and minus`},
 		{base + "sizes: 70%x1,20%x3\n", `bad.yaml:3: sizes[0]: message sizes "70%x1,20%x3": the percentages sum to 90%; they must sum to 100%`},
 		{base + "traffic: [uniform, transpose]\n", `bad.yaml:3: traffic[1]: on twin:4x4x4/D: traffic pattern "transpose": transpose needs a square number of PEs (m·m); twin:4x4x4/D has 128`},

@@ -253,6 +253,7 @@ func dorRouting() RoutingDef {
 	return RoutingDef{
 		Name:    "dor",
 		Summary: "dimension order, tori and meshes",
+		Scheme:  SchemeBubble,
 		Fits: func(net *topology.Network) error {
 			if net.IsTwin() {
 				return fmt.Errorf("twin tori route with dort")
@@ -269,6 +270,7 @@ func dortRouting() RoutingDef {
 	return RoutingDef{
 		Name:    "dort",
 		Summary: "dimension order across twin-torus cards",
+		Scheme:  SchemeBubble,
 		Fits: func(net *topology.Network) error {
 			if !net.IsTwin() {
 				return fmt.Errorf("it is for twin tori; use dor")
@@ -281,9 +283,12 @@ func dortRouting() RoutingDef {
 }
 
 func newDeterministic(net *topology.Network, o Options) (Func, error) {
-	switch o.Scheme {
-	case SchemeVC, SchemeBubble, SchemeNone:
-		return NewDeterministic(net, o.Scheme, o.Tie), nil
+	if o.Scheme == SchemeEscape { // DOR's own channels, plus an up*/down* escape VC
+		return withScheme(NewDeterministic(net, SchemeNone, o.Tie), net, SchemeEscape)
 	}
-	return nil, fmt.Errorf("routing %s: deadlock scheme %s is not one of vc, bubble and none", Default(net), o.Scheme)
+	return NewDeterministic(net, o.Scheme, o.Tie), nil
 }
+
+// DeadlockFree reports whether the routing cannot deadlock by construction: under the
+// VC and bubble schemes (the papers' proofs; analysis.CheckCDG verifies them).
+func (r *Deterministic) DeadlockFree() bool { return r.scheme != SchemeNone }

@@ -21,6 +21,12 @@ type RoutingDef struct {
 	New func(net *topology.Network, o Options) (Func, error)
 	// Auto: Default may pick this routing for a network whose family names none.
 	Auto bool
+	// Scheme is the deadlock scheme a run uses when none is named: bubble for DOR and
+	// DORT (MODEL.md), escape for the table-based routings, none for up*/down*.
+	Scheme Scheme
+	// Checked: without a deadlock scheme the routing is not deadlock-free by
+	// construction, so runs check its channel dependencies first and refuse a cycle.
+	Checked bool
 }
 
 // Options are the settings a routing is made with.
@@ -33,7 +39,18 @@ type Options struct {
 
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
-	return []RoutingDef{dorRouting(), dortRouting()}
+	return []RoutingDef{dorRouting(), dortRouting(), minRouting(false), minRouting(true), upDownRouting(), tableRouting()}
+}
+
+// Canonical is a routing name with its base in lower case: "DORT" is "dort",
+// "Table:My.txt" is "table:My.txt" (the argument keeps its case).
+func Canonical(name string) string {
+	base, arg, has := strings.Cut(strings.TrimSpace(name), ":")
+	base = strings.ToLower(strings.TrimSpace(base))
+	if has {
+		return base + ":" + arg
+	}
+	return base
 }
 
 // LookupRouting finds a routing by name; a name such as "table:PATH" finds "table".

@@ -51,7 +51,7 @@ const MaxLatency = 1000
 // dimension ports. Without a grid the network has Dims() == 0.
 type Builder struct {
 	name     string
-	errs     []error
+	errs     []*BuildError
 	more     int // errors beyond the ones kept
 	radix    []int
 	perNode  int
@@ -97,12 +97,40 @@ func NewBuilder(name string) *Builder {
 	return &Builder{name: name, perNode: 1, sorted: true, labels: []string{""}}
 }
 
-func (b *Builder) fail(format string, args ...any) {
+// BuildError is one mistake a Builder found, with what it is about, so that a file
+// reader can point at the line: the link (by the order links were made), the port,
+// the PE or the switch; each is -1 when the mistake is not about one.
+type BuildError struct {
+	Msg    string
+	Link   int
+	Port   PortRef
+	PE     int
+	Switch int
+}
+
+func (e *BuildError) Error() string { return e.Msg }
+
+// where says what a mistake is about.
+type where struct {
+	link, pe, sw int
+	port         PortRef
+}
+
+var nowhere = where{link: -1, pe: -1, sw: -1, port: PortRef{-1, -1}}
+
+func atLink(i int) where     { w := nowhere; w.link = i; return w }
+func atPort(p PortRef) where { w := nowhere; w.port = p; return w }
+func atPE(pe int) where      { w := nowhere; w.pe = pe; return w }
+func atSwitch(s int) where   { w := nowhere; w.sw = s; return w }
+
+func (b *Builder) fail(format string, args ...any) { b.failAt(nowhere, format, args...) }
+
+func (b *Builder) failAt(w where, format string, args ...any) {
 	if len(b.errs) >= maxBuildErrors {
 		b.more++
 		return
 	}
-	b.errs = append(b.errs, fmt.Errorf(format, args...))
+	b.errs = append(b.errs, &BuildError{Msg: fmt.Sprintf(format, args...), Link: w.link, Port: w.port, PE: w.pe, Switch: w.sw})
 }
 
 // Grid lays out the grid: one node per coordinate point of the radices, each node of
@@ -190,7 +218,7 @@ func (b *Builder) LabelSwitch(s int, label string) {
 
 func (b *Builder) hasSwitch(s int, what string) bool {
 	if s < 0 || s >= b.nsw {
-		b.fail("%s: switch %d does not exist (the switches are 0 to %d)", what, s, b.nsw-1)
+		b.failAt(atSwitch(s), "%s: switch %d does not exist (the switches are 0 to %d)", what, s, b.nsw-1)
 		return false
 	}
 	return true
@@ -202,23 +230,24 @@ func (b *Builder) AddPort(s int, r Role) PortRef {
 		return PortRef{-1, -1}
 	}
 	bp := bport{sw: int32(s), terminal: -1, kind: External, dim: -1}
+	next := atPort(PortRef{s, int(b.count[s])})
 	switch {
 	case r.Internal:
 		if r.Dir != 0 {
-			b.fail("switch %d: an internal port has no dimension", s)
+			b.failAt(next, "switch %d: an internal port has no dimension", s)
 		}
 		bp.kind = Internal
 	case r.Dir != 0:
 		if r.Dir != 1 && r.Dir != -1 {
-			b.fail("switch %d: direction %d; a dimension port's direction is +1 or -1", s, r.Dir)
+			b.failAt(next, "switch %d: direction %d; a dimension port's direction is +1 or -1", s, r.Dir)
 			return PortRef{-1, -1}
 		}
 		if s >= b.gridSw || len(b.radix) == 0 {
-			b.fail("switch %d: dimension port %s on a switch with no coordinates; make the switch with Grid, or give the port a label", s, DimPortName(r.Dim, r.Dir, max(len(b.radix), r.Dim+1)))
+			b.failAt(next, "switch %d: dimension port %s on a switch with no coordinates; make the switch with Grid, or give the port a label", s, DimPortName(r.Dim, r.Dir, max(len(b.radix), r.Dim+1)))
 			return PortRef{-1, -1}
 		}
 		if r.Dim < 0 || r.Dim >= len(b.radix) {
-			b.fail("switch %d: dimension %d; the grid has dimensions 0 to %d", s, r.Dim, len(b.radix)-1)
+			b.failAt(next, "switch %d: dimension %d; the grid has dimensions 0 to %d", s, r.Dim, len(b.radix)-1)
 			return PortRef{-1, -1}
 		}
 		bp.dim, bp.dir = int8(r.Dim), int8(r.Dir)
@@ -296,7 +325,7 @@ func (b *Builder) Unconnected(p PortRef) { b.opens = append(b.opens, p) }
 // ports without one take the engine's link latency parameter.
 func (b *Builder) SetLatency(p PortRef, cycles int) {
 	if cycles < 1 || cycles > MaxLatency {
-		b.fail("%s: latency %d; accepted are 1 to %d cycles", p, cycles, MaxLatency)
+		b.failAt(atPort(p), "%s: latency %d; accepted are 1 to %d cycles", p, cycles, MaxLatency)
 		return
 	}
 	b.lats = append(b.lats, latency{p, uint16(cycles)})
@@ -315,14 +344,14 @@ func (b *Builder) attach(s, pe int) PortRef {
 		return PortRef{-1, -1}
 	}
 	if pe < 0 || pe >= MaxSwitches*MaxPEsPerSwitch {
-		b.fail("PE id %d: accepted are 0 to %d", pe, MaxSwitches*MaxPEsPerSwitch-1)
+		b.failAt(atPE(pe), "PE id %d: accepted are 0 to %d", pe, MaxSwitches*MaxPEsPerSwitch-1)
 		return PortRef{-1, -1}
 	}
 	for len(b.pes) <= pe {
 		b.pes = append(b.pes, -1)
 	}
 	if b.pes[pe] >= 0 {
-		b.fail("PE %d is attached twice (to switch %d and switch %d)", pe, b.ports[b.pes[pe]].sw, s)
+		b.failAt(atPE(pe), "PE %d is attached twice (to switch %d and switch %d)", pe, b.ports[b.pes[pe]].sw, s)
 		return PortRef{-1, -1}
 	}
 	r := b.addPort(bport{sw: int32(s), terminal: int32(pe), kind: Terminal, dim: -1})
@@ -341,19 +370,38 @@ func (b *Builder) Build() (*Network, error) {
 	return net, nil
 }
 
+// buildErrors is what Build returns: the mistakes it kept (errors.As finds the first
+// *BuildError) and how many more there were, in one line.
+type buildErrors struct {
+	list []*BuildError
+	more int
+}
+
+func (e *buildErrors) Error() string {
+	msgs := make([]string, len(e.list))
+	for i, be := range e.list {
+		msgs[i] = be.Msg
+	}
+	msg := strings.Join(msgs, "; ")
+	if e.more > 0 {
+		msg += fmt.Sprintf("; and %d more", e.more)
+	}
+	return msg
+}
+
+func (e *buildErrors) Unwrap() []error {
+	out := make([]error, len(e.list))
+	for i, be := range e.list {
+		out[i] = be
+	}
+	return out
+}
+
 func (b *Builder) err() error {
 	if len(b.errs) == 0 {
 		return nil
 	}
-	err := errors.Join(b.errs...)
-	if len(b.errs) == 1 {
-		err = b.errs[0]
-	}
-	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	if b.more > 0 {
-		msg += fmt.Sprintf("; and %d more", b.more)
-	}
-	return errors.New(msg)
+	return &buildErrors{list: b.errs, more: b.more}
 }
 
 func (b *Builder) build() (*Network, error) {
@@ -394,7 +442,7 @@ func (b *Builder) build() (*Network, error) {
 	}
 	for _, l := range b.lats {
 		if !valid(l.p) {
-			b.fail("latency of %s, which does not exist", l.p)
+			b.failAt(atPort(l.p), "latency of %s, which does not exist", l.p)
 			continue
 		}
 		net.ports[gid(l.p)].Latency = l.cycles
@@ -402,7 +450,7 @@ func (b *Builder) build() (*Network, error) {
 	open := map[int]bool{}
 	for _, p := range b.opens {
 		if !valid(p) {
-			b.fail("%s, marked unconnected, does not exist", p)
+			b.failAt(atPort(p), "%s, marked unconnected, does not exist", p)
 			continue
 		}
 		open[gid(p)] = true
@@ -416,28 +464,28 @@ func (b *Builder) build() (*Network, error) {
 			if valid(l.a) {
 				bad = l.z
 			}
-			b.fail("link %d: %s does not exist", i, bad)
+			b.failAt(atLink(i), "link %d: %s does not exist", i, bad)
 			continue
 		}
 		if l.a.Switch == l.z.Switch {
-			b.fail("link %d joins switch %d to itself", i, l.a.Switch)
+			b.failAt(atLink(i), "link %d joins switch %d to itself", i, l.a.Switch)
 			continue
 		}
 		pa, pz := &net.ports[gid(l.a)], &net.ports[gid(l.z)]
 		if pa.Kind == Terminal || pz.Kind == Terminal {
-			b.fail("link %d joins a PE's terminal port (%s to %s); PEs attach with AttachPE", i, l.a, l.z)
+			b.failAt(atLink(i), "link %d joins a PE's terminal port (%s to %s); PEs attach with AttachPE", i, l.a, l.z)
 			continue
 		}
 		if pa.Kind != pz.Kind {
-			b.fail("link %d joins an internal port to an external one (%s to %s)", i, l.a, l.z)
+			b.failAt(atLink(i), "link %d joins an internal port to an external one (%s to %s)", i, l.a, l.z)
 			continue
 		}
 		if pa.Peer >= 0 || (!l.oneWay && pa.From >= 0) {
-			b.fail("%s is linked twice (link %d)", b.describe(net, l.a), i)
+			b.failAt(atLink(i), "%s is linked twice (link %d)", b.describe(net, l.a), i)
 			continue
 		}
 		if pz.From >= 0 || (!l.oneWay && pz.Peer >= 0) {
-			b.fail("%s is linked twice (link %d)", b.describe(net, l.z), i)
+			b.failAt(atLink(i), "%s is linked twice (link %d)", b.describe(net, l.z), i)
 			continue
 		}
 		pa.Peer, pa.PeerPort = int32(l.z.Switch), int16(l.z.Port)
@@ -455,7 +503,7 @@ func (b *Builder) build() (*Network, error) {
 		for p := 0; p < int(b.count[s]); p++ {
 			port := net.ports[gid(PortRef{s, p})]
 			if port.Kind != Terminal && port.Peer < 0 && port.From < 0 && !open[gid(PortRef{s, p})] {
-				b.fail("%s is dangling: link it, or mark it Unconnected", b.describe(net, PortRef{s, p}))
+				b.failAt(atPort(PortRef{s, p}), "%s is dangling: link it, or mark it Unconnected", b.describe(net, PortRef{s, p}))
 			}
 		}
 	}
@@ -467,7 +515,7 @@ func (b *Builder) build() (*Network, error) {
 	net.terminals = make([]Attachment, len(b.pes))
 	for pe, i := range b.pes {
 		if i < 0 {
-			b.fail("PE %d is on no switch (PE ids run from 0 to %d without gaps)", pe, len(b.pes)-1)
+			b.failAt(atPE(pe), "PE %d is on no switch (PE ids run from 0 to %d without gaps)", pe, len(b.pes)-1)
 			continue
 		}
 		g := int(i)
@@ -542,7 +590,7 @@ func (b *Builder) layGrid(net *Network) error {
 			port := net.Port(s, p)
 			if port.Kind == Internal && net.intPort != nil {
 				if net.intPort[s] >= 0 {
-					return fmt.Errorf("switch %d has two internal ports (%d and %d)", s, net.intPort[s], p)
+					return &BuildError{Msg: fmt.Sprintf("switch %d has two internal ports (%d and %d)", s, net.intPort[s], p), Link: -1, PE: -1, Switch: -1, Port: PortRef{s, p}}
 				}
 				net.intPort[s] = int16(p)
 			}
@@ -552,7 +600,7 @@ func (b *Builder) layGrid(net *Network) error {
 			d, dir := int(port.Dim), int(port.Dir)
 			i := (s*dims+d)*2 + dirIndex(dir)
 			if net.dimPort[i] >= 0 {
-				return fmt.Errorf("switch %d has two %s ports (%d and %d)", s, DimPortName(d, dir, dims), net.dimPort[i], p)
+				return &BuildError{Msg: fmt.Sprintf("switch %d has two %s ports (%d and %d)", s, DimPortName(d, dir, dims), net.dimPort[i], p), Link: -1, PE: -1, Switch: -1, Port: PortRef{s, p}}
 			}
 			net.dimPort[i] = int16(p)
 			digit := net.Digit(net.Node(s), d)
@@ -598,10 +646,11 @@ func connected(net *Network) error {
 			if ok {
 				continue
 			}
+			msg := fmt.Sprintf("the network is disconnected: switch %d cannot reach switch 0", s)
 			if forward {
-				return fmt.Errorf("the network is disconnected: switch %d cannot be reached from switch 0", s)
+				msg = fmt.Sprintf("the network is disconnected: switch %d cannot be reached from switch 0", s)
 			}
-			return fmt.Errorf("the network is disconnected: switch %d cannot reach switch 0", s)
+			return &BuildError{Msg: msg, Link: -1, PE: -1, Switch: s, Port: PortRef{-1, -1}}
 		}
 	}
 	return nil

@@ -6,62 +6,6 @@ import (
 	"testing"
 )
 
-// handTorus builds a torus with the public Builder API only, the way a notebook cell
-// would, in the family's port and link order.
-func handTorus(radix []int) *Builder {
-	b := NewBuilder("my torus")
-	b.Grid(radix, 1)
-	nodes := 1
-	for _, k := range radix {
-		nodes *= k
-	}
-	coord := func(o int) []int {
-		c := make([]int, len(radix))
-		for d, k := range radix {
-			c[d], o = o%k, o/k
-		}
-		return c
-	}
-	for o := 0; o < nodes; o++ {
-		s := b.At(coord(o)...)
-		for d := range radix {
-			b.AddPort(s, DimRole(d, +1))
-			b.AddPort(s, DimRole(d, -1))
-		}
-		b.AttachPE(s)
-	}
-	for o := 0; o < nodes; o++ {
-		for d, k := range radix {
-			c := coord(o)
-			c[d] = (c[d] + 1) % k
-			b.Connect(PortRef{b.At(coord(o)...), 2 * d}, PortRef{b.At(c...), 2*d + 1})
-		}
-	}
-	return b
-}
-
-func TestBuilderTorusEqualsFamily(t *testing.T) {
-	for _, radix := range [][]int{{8, 8}, {4, 3, 2}, {2, 5}} {
-		hand, err := handTorus(radix).Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		fam, err := Torus(radix, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := hand.Export(), fam.Export()
-		a.Topology, a.Family, b.Topology, b.Family = "", "", "", ""
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%v: the hand-built torus differs from the family's", radix)
-		}
-		if hand.String() != "my torus" || hand.IsMesh() || fam.IsMesh() || hand.Dims() != len(radix) || hand.Classes() != nil || hand.Translational() {
-			t.Errorf("%v: %s mesh %v dims %d classes %v", radix, hand, hand.IsMesh(), hand.Dims(), hand.Classes())
-		}
-		checkNetwork(t, hand)
-	}
-}
-
 // A ring of switches with no coordinates, labelled ports, a switch without PEs and a
 // one-way shortcut.
 func TestBuilderFreeForm(t *testing.T) {

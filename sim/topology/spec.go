@@ -86,7 +86,10 @@ func parse(str string) (Spec, error) {
 	}
 	name, body, ok := strings.Cut(str, ":")
 	if !ok {
-		return Spec{}, fmt.Errorf("no family; write FAMILY:SHAPE, %s", accepted())
+		if !strings.HasSuffix(strings.ToLower(str), ".json") {
+			return Spec{}, fmt.Errorf("no family; write FAMILY:SHAPE, %s", accepted())
+		}
+		name, body = string(FamilyFile), str
 	}
 	f, ok := LookupFamily(name)
 	if !ok {
