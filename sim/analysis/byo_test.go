@@ -383,3 +383,27 @@ func TestEscapeNeverDeadlocks(t *testing.T) {
 		}
 	}
 }
+
+// A link's own latency (from an anynet file) is what the engine charges: per
+// direction, and for a node's link, both ways. Zero-load latency of one hop is the
+// links' latencies (PE link, switch link, PE link) plus two routing delays plus L−1.
+func TestLinkLatencyFromFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pair.anynet")
+	if err := os.WriteFile(path, []byte("router 0 node 0 router 1 5\nrouter 1 node 1 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flow string
+		want float64
+	}{{"pairs:0>1", 1 + 5 + 3 + 2 + 3}, {"pairs:1>0", 3 + 1 + 1 + 2 + 3}} {
+		p := experiment.NewPoint("anynet:"+path, 0.01)
+		p.Routing, p.Deadlock, p.Traffic, p.Warmup, p.Measure = "min", "none", c.flow, 0, 20000
+		r, err := p.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LatencyNetwork.Count < 20 || r.LatencyNetwork.Mean != c.want || r.LatencyNetwork.P99 != c.want {
+			t.Errorf("%s: latency mean %.3f p99 %.0f over %d packets, want %.0f", c.flow, r.LatencyNetwork.Mean, r.LatencyNetwork.P99, r.LatencyNetwork.Count, c.want)
+		}
+	}
+}
