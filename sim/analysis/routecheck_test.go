@@ -173,3 +173,22 @@ func TestCheckRoutingProblems(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckRouting times the check a run of a table routing goes through
+// first: adaptive minimal routing with the escape on torus:8x8x8 (512 PEs).
+func BenchmarkCheckRouting(b *testing.B) {
+	net := topology.MustNew("torus:8x8x8")
+	rt, err := routing.New("adaptive", net, routing.SchemeEscape, routing.TiePlus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var states int
+	for b.Loop() {
+		rep, err := CheckRouting(context.Background(), net, rt)
+		if err != nil || !rep.DeadlockFree {
+			b.Fatal(err)
+		}
+		states = rep.States
+	}
+	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "situations/s")
+}

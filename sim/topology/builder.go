@@ -166,6 +166,13 @@ func (b *Builder) Grid(radix []int, switchesPerNode int) {
 	b.count = make([]int32, n)
 }
 
+// grow makes room for ports and links that are about to be added (families know how
+// many), so that building a large network does not copy its arrays as they grow.
+func (b *Builder) grow(ports, links int) {
+	b.ports = append(make([]bport, 0, len(b.ports)+ports), b.ports...)
+	b.links = append(make([]blink, 0, len(b.links)+links), b.links...)
+}
+
 // At is the grid switch of card 0 at the given coordinates (-1, recorded as a mistake,
 // when they are off the grid).
 func (b *Builder) At(coord ...int) int { return b.AtCard(0, coord...) }
@@ -626,10 +633,9 @@ func connected(net *Network) error {
 	for _, forward := range []bool{true, false} {
 		seen := make([]bool, n)
 		seen[0] = true
-		queue := []int32{0}
-		for len(queue) > 0 {
-			s := int(queue[0])
-			queue = queue[1:]
+		queue := make([]int32, 1, n)
+		for head := 0; head < len(queue); head++ {
+			s := int(queue[head])
 			for p := 0; p < net.Ports(s); p++ {
 				port := net.Port(s, p)
 				t := port.Peer

@@ -101,6 +101,13 @@ func gridNet(s Spec, pes int, cfg Config, twin, mesh bool) (*Network, error) {
 			cardPorts[card] = append(cardPorts[card], dp{d, dir})
 		}
 	}
+	nodes := b.gridSw / perNode
+	perSwitch := 2*dims/perNode + pes
+	if twin {
+		perSwitch++ // the internal port
+	}
+	b.grow(b.gridSw*perSwitch, nodes*(dims+perNode-1))
+	b.pes = make([]int32, 0, b.gridSw*pes)
 	for sw := 0; sw < b.gridSw; sw++ {
 		for _, q := range cardPorts[sw%perNode] {
 			b.AddPort(sw, DimRole(q.d, q.dir))
@@ -118,7 +125,6 @@ func gridNet(s Spec, pes int, cfg Config, twin, mesh bool) (*Network, error) {
 		}
 		return 0
 	}
-	nodes := b.gridSw / perNode
 	stride := 1
 	for d, k := range radix {
 		for o := 0; o < nodes; o++ {
