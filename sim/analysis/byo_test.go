@@ -407,3 +407,31 @@ func TestLinkLatencyFromFile(t *testing.T) {
 		}
 	}
 }
+
+// A routing from a Go function, run on a Builder's network through a Point: checked
+// first and refused with its cycle; with the escape, it runs.
+func TestRunWithChecksRouting(t *testing.T) {
+	ring, err := topology.ReadAnynet(strings.NewReader("router 0 router 1 node 0\nrouter 1 router 2 node 1\nrouter 2 router 3 node 2\nrouter 3 router 0 node 3\n"), "ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Port 0 of every router is its link to the next one (its own line lists it first).
+	cw, err := routing.NewTable(ring, "clockwise", func(s, dst int) []int { return []int{0} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := experiment.NewPoint("", 0.2)
+	p.Warmup, p.Measure = 500, 2000
+	_, err = p.RunWith(context.Background(), ring, cw)
+	if err == nil || !strings.Contains(err.Error(), "routing clockwise on ring can deadlock: its channel dependencies close the cycle s0 p0 vc0 -> s1 p0 vc0 -> s2 p0 vc0 -> s3 p0 vc0 -> s0 p0 vc0") {
+		t.Fatalf("RunWith the clockwise table: %v", err)
+	}
+	safe, err := routing.WithEscape(ring, cw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.RunWith(context.Background(), ring, safe)
+	if err != nil || r.Deadlock != nil || r.PacketsDelivered < 100 || r.Routing != "clockwise+escape" {
+		t.Fatalf("RunWith clockwise+escape: %v, %+v", err, r)
+	}
+}

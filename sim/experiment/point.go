@@ -73,6 +73,36 @@ func (p Point) Build() (*engine.Engine, error) {
 			return nil, err
 		}
 	}
+	return p.engine(net, rt)
+}
+
+// BuildWith makes the point's engine on a network and a routing of the caller's (a
+// Builder's network, a routing.NewTable from a Go function); the point gives the
+// traffic and the engine parameters, and its Topology, Routing, Deadlock and Tie are
+// not used. A routing that is not deadlock-free by construction (its DeadlockFree
+// method, when it has one, says so: DOR and DORT under vc or bubble, up*/down*,
+// anything with the escape) must first pass analysis.RequireDeadlockFree, which
+// names the cycle when it refuses.
+func (p Point) BuildWith(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
+	if df, ok := rt.(interface{ DeadlockFree() bool }); !ok || !df.DeadlockFree() {
+		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
+			return nil, err
+		}
+	}
+	return p.engine(net, rt)
+}
+
+// RunWith builds the point's engine with BuildWith and runs it.
+func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Func) (*engine.Result, error) {
+	e, err := p.BuildWith(net, rt)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(ctx)
+}
+
+// engine makes the point's engine on a network and routing.
+func (p Point) engine(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
 	pat, err := traffic.ParsePattern(p.Traffic, net)
 	if err != nil {
 		return nil, err
