@@ -29,8 +29,9 @@ type Deterministic struct {
 	type3     int   // VC of traffic to the other PE
 	splitIdx  []int // per dimension: index among split dimensions, or -1
 	intVCs    int
-	// inDim[g] for global port g: its dimension if external, -1 if internal, -2 if a
-	// terminal port; read once per hop to decide the bubble flag.
+	// inDim[g] for global port g: its dimension if it has one, -1 if internal, -2
+	// otherwise (a terminal port, a port without a dimension); read once per hop to
+	// decide the bubble flag.
 	inDim []int8
 }
 
@@ -40,12 +41,12 @@ func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Determinis
 	r.inDim = make([]int8, net.TotalPorts())
 	for s := 0; s < net.Switches(); s++ {
 		for p := 0; p < net.Ports(s); p++ {
-			switch port := net.Port(s, p); port.Kind {
-			case topology.External:
+			switch port := net.Port(s, p); {
+			case port.Kind == topology.External && port.Dim >= 0:
 				r.inDim[net.PortID(s, p)] = port.Dim
-			case topology.Internal:
+			case port.Kind == topology.Internal:
 				r.inDim[net.PortID(s, p)] = -1
-			default:
+			default: // a PE's port, or a port without a dimension (an express link): entering
 				r.inDim[net.PortID(s, p)] = -2
 			}
 		}
@@ -188,10 +189,10 @@ func (r *Deterministic) Ring(s, p, vc int) int64 {
 	}
 	port := net.Port(s, p)
 	var d, dir int
-	switch port.Kind {
-	case topology.External:
+	switch {
+	case port.Kind == topology.External && port.Dim >= 0:
 		d, dir = int(port.Dim), int(port.Dir)
-	case topology.Internal:
+	case port.Kind == topology.Internal:
 		i := vc - r.type2Base
 		if i < 0 || vc == r.type3 {
 			return -1
