@@ -19,6 +19,9 @@ FUZZ_MIN_EXECS=${FUZZ_MIN_EXECS:-1000}
 # package target
 targets=(
 	"./sim/topology/ FuzzParse"
+	"./sim/topology/ FuzzReadJSON"
+	"./sim/topology/ FuzzReadAnynet"
+	"./sim/routing/ FuzzReadTable"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec"

@@ -34,6 +34,7 @@ type analyzeReport struct {
 }
 
 type loadReport struct {
+	Routing         string  `json:"routing"` // dor (DORT on twin tori) on grids, else min
 	Tie             string  `json:"tie"`
 	Bound           float64 `json:"bound"`
 	ChannelBound    float64 `json:"channel_bound"`
@@ -74,7 +75,7 @@ them cross the internal link under the network's configuration, and the matrix R
 paths per (input port, output port).
 
 TOPOLOGY is a spec string:
-` + topology.Grammar,
+` + topology.Grammar(),
 		Example: "  twintorus analyze twin:4x4x4/D --paths\n  twintorus analyze torus:16x8 --json",
 		Args:    oneTopology("analyze", "twin:4x4x4/D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,7 +88,7 @@ TOPOLOGY is a spec string:
 				return err
 			}
 			if paths && !net.IsTwin() {
-				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is a %s; give a twin torus such as twin:%s/cbest", net, net.Spec().Family, shapeOf(net.Radices()))
+				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is not one; give a twin torus such as %s", net, twinLike(net))
 			}
 			rep, err := analyze(cmd, net, tie, paths, forceLoad)
 			if err != nil {
@@ -119,15 +120,19 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	// Routing cost: the sources of one node (tori, twin tori) or all PEs (meshes), each
 	// to every PE, over routes of about the average distance.
 	sources := float64(net.Terminals())
-	if f := net.Spec().Family; f == topology.FamilyTorus || f == topology.FamilyTwin {
+	if net.Translational() {
 		sources = float64(net.SwitchesPerNode() * net.TerminalsPerSwitch())
 	}
 	if forceLoad || sources*float64(net.Terminals())*(dist.AvgDistance+1) <= loadBudget {
-		l, err := analysis.Load(ctx, routing.NewDOR(net, tie))
+		rt, name, err := loadRouting(net, tie)
 		if err != nil {
 			return nil, err
 		}
-		rep.Load = &loadReport{Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+		l, err := analysis.Load(ctx, rt)
+		if err != nil {
+			return nil, err
+		}
+		rep.Load = &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
 			MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
 			AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}
 		rep.LoadBound, rep.AvgDORHops = &l.Bound, &l.AvgHops
@@ -158,12 +163,13 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 	fmt.Fprintf(tw, "average distance\t%.4f hops over ordered pairs of distinct PEs\n", r.AvgDistance)
 	fmt.Fprintf(tw, "average distance incl. self\t%.4f hops over all N² pairs, self at 0\n", r.AvgDistanceInclSelf)
 	if l := r.Load; l != nil {
-		fmt.Fprintf(tw, "load bound (uniform, DOR)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
-			l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
-		fmt.Fprintf(tw, "average DOR hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
-			l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
+		name := strings.ToUpper(l.Routing)
+		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
+			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
+		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
+			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
 	} else {
-		fmt.Fprintf(tw, "load bound (uniform, DOR)\tskipped on a network this size; --load computes it\n")
+		fmt.Fprintf(tw, "load bound (uniform)\tskipped on a network this size; --load computes it\n")
 	}
 	if p := r.Paths; p != nil {
 		fmt.Fprintf(tw, "transit paths per node\t%d (DOR, node level, ties: %s)\n", p.Transit, p.Tie)
@@ -182,12 +188,24 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 	return nil
 }
 
+// loadRouting is the deterministic routing whose channel loads analyze reports: DOR
+// (DORT) on networks it fits, else minimal routing with its lowest-port tie rule.
+func loadRouting(net *topology.Network, tie routing.Tie) (routing.Pather, string, error) {
+	for _, name := range []string{"dor", "dort"} {
+		if def, _, _ := routing.LookupRouting(name); def.Fits(net) == nil {
+			return routing.NewDOR(net, tie), name, nil
+		}
+	}
+	r, err := routing.NewMinimal(net, false)
+	return r, "min", err
+}
+
 // oneTopology checks that a command got exactly one TOPOLOGY argument.
 func oneTopology(cmd, example string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		switch {
 		case len(args) == 0:
-			return fmt.Errorf("%s needs a TOPOLOGY argument, e.g. twintorus %s %s (families: torus, mesh, twin; see twintorus help %s)", cmd, cmd, example, cmd)
+			return fmt.Errorf("%s needs a TOPOLOGY argument, e.g. twintorus %s %s (families: %s; see twintorus help %s)", cmd, cmd, example, topology.FamilyNames(), cmd)
 		case len(args) > 1:
 			return fmt.Errorf("%s takes one TOPOLOGY argument, got %d: %s", cmd, len(args), strings.Join(args, " "))
 		}
@@ -212,13 +230,12 @@ func tieString(t routing.Tie) string {
 	return "plus"
 }
 
-// shapeOf joins radices with 'x', e.g. "4x4x4".
-func shapeOf(radix []int) string {
-	parts := make([]string, len(radix))
-	for d, k := range radix {
-		parts[d] = fmt.Sprint(k)
+// twinLike is a twin torus of the network's shape, or twin:4x4x4/cbest.
+func twinLike(net *topology.Network) string {
+	if net.Dims() < 2 {
+		return "twin:4x4x4/cbest"
 	}
-	return strings.Join(parts, "x")
+	return topology.Spec{Family: topology.FamilyTwin, Radix: net.Radices(), Config: "cbest"}.String()
 }
 
 func writeJSON(w io.Writer, v any) error {

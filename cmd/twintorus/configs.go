@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -50,10 +51,15 @@ Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same li
 			if err != nil {
 				return err
 			}
-			if spec.Family != topology.FamilyTwin {
-				return fmt.Errorf("configs ranks the port configurations of nDT twin tori, and %s is a %s; give a twin shape such as twin:%s", spec, spec.Family, shapeOf(spec.Radix))
+			fam, _ := topology.LookupFamily(string(spec.Family))
+			if fam.Variants == nil {
+				return fmt.Errorf("configs ranks the configurations of the families that have them: %s; %s is a %s, which has none", familiesWithVariants(spec), spec, spec.Family)
 			}
-			ranked, t, err := analysis.RankConfigurations(spec.Radix, tie)
+			variants, err := fam.Variants(spec)
+			if err != nil {
+				return err
+			}
+			ranked, t, err := analysis.RankVariants(variants, tie)
 			if err != nil {
 				return err
 			}
@@ -92,4 +98,21 @@ func printConfigs(w io.Writer, r *configsReport) error {
 		return fmt.Errorf("writing the ranking: %w", err)
 	}
 	return nil
+}
+
+// familiesWithVariants names the families whose configurations configs can rank, each
+// with an example of the shape asked for when it fits (e.g. "twin (e.g. twin:4x4)").
+func familiesWithVariants(asked topology.Spec) string {
+	var names []string
+	for _, f := range topology.Families() {
+		if f.Variants == nil {
+			continue
+		}
+		ex := f.Examples[0]
+		if s, err := topology.Parse(topology.Spec{Family: f.Name, Radix: asked.Radix}.Shape()); err == nil {
+			ex = s.Shape()
+		}
+		names = append(names, fmt.Sprintf("%s (e.g. %s)", f.Name, ex))
+	}
+	return strings.Join(names, ", ")
 }

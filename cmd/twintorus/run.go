@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/traffic"
 )
 
@@ -36,6 +38,11 @@ Traffic patterns:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
 			var err error
+			if !cmd.Flags().Changed("deadlock") {
+				if p.Deadlock, err = defaultScheme(p); err != nil {
+					return err
+				}
+			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
 			}
@@ -73,8 +80,8 @@ Traffic patterns:
 	}
 	f := cmd.Flags()
 	d := engine.Defaults()
-	f.StringVar(&p.Routing, "routing", "", "routing: dor (tori, meshes) or dort (twin tori); default by topology")
-	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control) or none")
+	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
+	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, escape for min, adaptive and table")
 	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
@@ -96,6 +103,23 @@ Traffic patterns:
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	return cmd
+}
+
+// defaultScheme is the deadlock scheme of the point's routing when none is named.
+func defaultScheme(p experiment.Point) (string, error) {
+	name := p.Routing
+	if name == "" {
+		net, err := topology.New(p.Topology)
+		if err != nil {
+			return "", err
+		}
+		name = routing.Default(net)
+	}
+	def, _, ok := routing.LookupRouting(name)
+	if !ok {
+		return p.Deadlock, nil // New says what is accepted
+	}
+	return def.Scheme.String(), nil
 }
 
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {

@@ -64,7 +64,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "torus:4x4", "--load", "nope"}, "--load"},
 		{[]string{"run", "torus:4x4", "--routing", "dort"}, "dort does not fit"},
 		{[]string{"run", "twin:4x4x4/D", "--routing", "dor"}, "dor does not fit"},
-		{[]string{"run", "torus:4x4", "--deadlock", "magic"}, "vc, bubble and none"},
+		{[]string{"run", "torus:4x4", "--deadlock", "magic"}, "vc, bubble, escape and none"},
 		{[]string{"run", "torus:4x4", "--buffer-external", "1x6"}, "room for two packets"},
 		{[]string{"run", "torus:4x4", "--switching", "wormhole"}, "needs virtual cut-through"},
 		{[]string{"run", "torus:4x4", "--buffer-terminal", "4by32"}, "--buffer-terminal"},

@@ -161,7 +161,7 @@ func CheckCDG(net *topology.Network, rt routing.Func, ring RingFunc) (*CDGReport
 }
 
 func channelName(net *topology.Network, s, p, vc int) string {
-	return fmt.Sprintf("s%d %s vc%d", s, net.Port(s, p).Name(net.Dims()), vc)
+	return fmt.Sprintf("s%d %s vc%d", s, net.PortName(s, p), vc)
 }
 
 // findCycle returns the nodes of one directed cycle, or nil if the graph is acyclic.

@@ -20,8 +20,10 @@
 //     routing.DOR (DORT on twin tori), one route per ordered pair. A channel is one
 //     direction of a link, named by the port the route leaves through.
 //
-// The package reads topology.Network and routing.DOR and never simulates; it does not
-// modify either. Work is spread over all cores, and results do not depend on the number
-// of cores: workers only add integers. The channel-dependency-graph (deadlock) check
-// belongs here too, in cdg.go.
+// The package reads topology.Network and routing functions and never simulates; it
+// does not modify either. Work is spread over all cores, and results do not depend on
+// the number of cores: workers only add integers. The deadlock checks belong here too:
+// cdg.go for DOR and DORT with their rings (bubble flow control), routecheck.go for any
+// routing function, adaptive and escape routings included (CheckRouting,
+// RequireDeadlockFree).
 package analysis

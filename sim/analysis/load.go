@@ -12,8 +12,9 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// ChannelLoad is the uniform-traffic load of DOR (DORT on twin tori) at PE level: every
-// PE sends to each of the other N−1 PEs at the same rate, along its single route.
+// ChannelLoad is the uniform-traffic load of a deterministic routing (DOR, DORT on twin
+// tori) at PE level: every PE sends to each of the other N−1 PEs at the same rate,
+// along its single route.
 type ChannelLoad struct {
 	PEs int
 	// MaxRoutes is the largest number of routes on one switch-to-switch channel, and
@@ -45,20 +46,20 @@ func (l *ChannelLoad) Routes(s, p int) int64 {
 	return l.routes[l.net.PortID(s, p)]
 }
 
-// Load computes the uniform-traffic channel loads of routing r. Tori and twin tori are
-// translation symmetric, so only the PEs of node 0 are routed, to every PE, and a
-// channel's load is the sum over all its translates; other networks (meshes) route every
-// ordered pair. Work is spread over all cores; counts are exact integers, so the result
-// does not depend on the number of cores.
-func Load(ctx context.Context, r *routing.DOR) (*ChannelLoad, error) {
-	net := r.Network()
-	f := net.Spec().Family
-	return load(ctx, r, f == topology.FamilyTorus || f == topology.FamilyTwin)
+// Load computes the uniform-traffic channel loads of a deterministic routing r (DOR,
+// or the first choices of min, updown or a table). DOR on tori and twin tori is
+// translation invariant, so only the PEs of node 0 are routed, to every PE, and a
+// channel's load is the sum over all its translates; other networks and routings route
+// every ordered pair. Work is spread over all cores; counts are exact integers, so the
+// result does not depend on the number of cores.
+func Load(ctx context.Context, r routing.Pather) (*ChannelLoad, error) {
+	_, dor := r.(*routing.DOR)
+	return load(ctx, r, dor && r.Network().Translational())
 }
 
 // LoadAllPairs is Load routing every ordered pair of PEs, with no symmetry: the
 // reference the tests compare Load with.
-func LoadAllPairs(ctx context.Context, r *routing.DOR) (*ChannelLoad, error) {
+func LoadAllPairs(ctx context.Context, r routing.Pather) (*ChannelLoad, error) {
 	return load(ctx, r, false)
 }
 
@@ -70,7 +71,7 @@ type loadSums struct {
 	hops, internal, max int64
 }
 
-func load(ctx context.Context, r *routing.DOR, symmetric bool) (*ChannelLoad, error) {
+func load(ctx context.Context, r routing.Pather, symmetric bool) (*ChannelLoad, error) {
 	net := r.Network()
 	n := net.Terminals()
 	l := &ChannelLoad{PEs: n, Symmetric: symmetric, net: net}

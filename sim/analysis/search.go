@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -24,24 +25,45 @@ type Ranked struct {
 // transit matrix the ranking used (from the closed form, which the tests check against
 // enumeration).
 func RankConfigurations(radix []int, tie routing.Tie) ([]Ranked, *Transit, error) {
-	n := len(radix)
-	configs, err := topology.Configurations(n)
+	twin, _ := topology.LookupFamily(string(topology.FamilyTwin))
+	variants, err := twin.Variants(topology.Spec{Family: topology.FamilyTwin, Radix: radix})
 	if err != nil {
 		return nil, nil, fmt.Errorf("ranking configurations of %v: %w", radix, err)
 	}
+	return RankVariants(variants, tie)
+}
+
+// RankVariants ranks the configurations a family's Variants lists (`twintorus
+// configs`), best first, equal values sharing a rank and keeping the given order. The
+// criterion is the papers': transit paths per node that cross an nDT node's internal
+// link under DOR. Every variant must be a port configuration of one twin-torus shape;
+// a family whose variants need another criterion adds it here.
+func RankVariants(variants []topology.Spec, tie routing.Tie) ([]Ranked, *Transit, error) {
+	if len(variants) == 0 {
+		return nil, nil, fmt.Errorf("no configurations to rank")
+	}
+	radix := variants[0].Radix
+	n := len(radix)
 	t, err := TransitClosedForm(radix, tie)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ranking configurations of %v: %w", radix, err)
 	}
 	cbest := topology.CBest(radix).Canonical(n)
-	out := make([]Ranked, len(configs))
-	for i, c := range configs {
-		name := c.Name(n)
-		spec, err := topology.Parse(topology.Spec{Family: topology.FamilyTwin, Radix: radix, Config: name}.String())
-		if err != nil {
-			return nil, nil, fmt.Errorf("configuration %s: %w", name, err)
+	out := make([]Ranked, len(variants))
+	for i, v := range variants {
+		if !slices.Equal(v.Radix, radix) {
+			return nil, nil, fmt.Errorf("configurations %s and %s have different shapes", variants[0], v)
 		}
-		out[i] = Ranked{Config: c, Name: name, Spec: spec.String(), Crossing: t.Crossing(c), CBest: c == cbest}
+		c, err := v.TwinConfig()
+		if err != nil {
+			return nil, nil, fmt.Errorf("ranking %s by internal-link crossings: %w", v, err)
+		}
+		c = c.Canonical(n)
+		spec, err := topology.Parse(v.String())
+		if err != nil {
+			return nil, nil, fmt.Errorf("configuration %s: %w", v, err)
+		}
+		out[i] = Ranked{Config: c, Name: c.Name(n), Spec: spec.String(), Crossing: t.Crossing(c), CBest: c == cbest}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Crossing < out[b].Crossing })
 	for i := range out {

@@ -185,7 +185,7 @@ func (e *Engine) describe(cycle []int32) *Deadlock {
 		s, q := int(ps.sw), int(ps.local)
 		d.Channels = append(d.Channels, WaitingChannel{
 			Switch: s, Node: e.net.Coord(e.net.Node(s)), Card: e.net.Card(s), Port: q,
-			PortName: e.net.Port(s, q).Name(e.net.Dims()), VC: int(ivc - ps.vc0),
+			PortName: e.net.PortName(s, q), VC: int(ivc - ps.vc0),
 		})
 	}
 	return d

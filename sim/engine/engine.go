@@ -241,11 +241,11 @@ func (e *Engine) layout() {
 			port := net.Port(s, q)
 			ps := &e.ports[net.PortID(s, q)]
 			*ps = portState{sw: int32(s), local: int16(q), kind: port.Kind, owner: -1, down: -1,
-				vc0: int32(nvc), lat: int32(p.LinkLatency), back: int32(p.LinkLatency)}
-			if port.Kind == topology.Internal {
-				ps.lat, ps.back = int32(p.InternalLatency), int32(p.InternalLatency)
+				vc0: int32(nvc), lat: int32(e.latency(port)), back: int32(e.latency(port))}
+			if port.Receives() { // credits go back as slowly as the flits came
+				ps.back = int32(e.latency(net.Port(int(port.From), int(port.FromPort))))
 			}
-			if port.Kind == topology.Terminal || port.Connected() {
+			if port.Kind == topology.Terminal || port.Receives() {
 				ps.nvc = int8(e.buffer(port.Kind).VCs)
 				nvc += int(ps.nvc)
 			}
@@ -289,8 +289,11 @@ func (e *Engine) layout() {
 
 	// The wheel must reach the furthest event: a head's arrival plus routing delay,
 	// or the end of a packet.
-	w := 1
-	for w <= max(p.LinkLatency, p.InternalLatency)+p.RoutingDelay+p.PacketFlits {
+	w, slowest := 1, max(p.LinkLatency, p.InternalLatency)
+	for g := range e.ports {
+		slowest = max(slowest, int(e.ports[g].lat))
+	}
+	for w <= slowest+p.RoutingDelay+p.PacketFlits {
 		w *= 2
 	}
 	e.wheel = make([][]uint32, w)
@@ -305,6 +308,18 @@ func (e *Engine) layout() {
 	for i := range e.best {
 		e.best[i] = -1
 	}
+}
+
+// latency is the latency of the link leaving a port: the network's, when it gives one
+// (a network file's links), else the parameter for the port's kind.
+func (e *Engine) latency(port topology.Port) int {
+	switch {
+	case port.Latency > 0:
+		return int(port.Latency)
+	case port.Kind == topology.Internal:
+		return e.p.InternalLatency
+	}
+	return e.p.LinkLatency
 }
 
 func (e *Engine) buffer(k topology.PortKind) Buffer {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/twintorus/twintorus/sim/analysis"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -15,9 +16,10 @@ import (
 // Point and seed give the same result, bit for bit.
 type Point struct {
 	Topology string `yaml:"topology" json:"topology"`
-	// Routing is dor (tori, meshes) or dort (twin tori); empty picks by family.
+	// Routing is a routing.Routings name (dor, dort, min, adaptive, updown,
+	// table:PATH); empty picks the network's default (routing.Default).
 	Routing       string `yaml:"routing" json:"routing"`
-	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble or none
+	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
 	Tie           string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
 	Traffic       string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
 	Sizes         string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
@@ -65,6 +67,42 @@ func (p Point) Build() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if def, _, _ := routing.LookupRouting(name); def.Checked && scheme == routing.SchemeNone {
+		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
+		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
+			return nil, err
+		}
+	}
+	return p.engine(net, rt)
+}
+
+// BuildWith makes the point's engine on a network and a routing of the caller's (a
+// Builder's network, a routing.NewTable from a Go function); the point gives the
+// traffic and the engine parameters, and its Topology, Routing, Deadlock and Tie are
+// not used. A routing that is not deadlock-free by construction (its DeadlockFree
+// method, when it has one, says so: DOR and DORT under vc or bubble, up*/down*,
+// anything with the escape) must first pass analysis.RequireDeadlockFree, which
+// names the cycle when it refuses.
+func (p Point) BuildWith(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
+	if df, ok := rt.(interface{ DeadlockFree() bool }); !ok || !df.DeadlockFree() {
+		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
+			return nil, err
+		}
+	}
+	return p.engine(net, rt)
+}
+
+// RunWith builds the point's engine with BuildWith and runs it.
+func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Func) (*engine.Result, error) {
+	e, err := p.BuildWith(net, rt)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(ctx)
+}
+
+// engine makes the point's engine on a network and routing.
+func (p Point) engine(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
 	pat, err := traffic.ParsePattern(p.Traffic, net)
 	if err != nil {
 		return nil, err

@@ -247,12 +247,14 @@ func (s Spec) Curves() ([]Curve, error) {
 			patterns[i] = pat.Name()
 		}
 		for ri, r := range routes {
-			name := strings.ToLower(strings.TrimSpace(r))
+			name := routing.Canonical(r)
 			if name == "" {
 				name = routing.Default(net)
 			}
-			if _, err := routing.New(name, net, routing.SchemeBubble, routing.TiePlus); err != nil {
-				return nil, s.errAt(item("routing", ri), err)
+			for _, scheme := range schemes {
+				if _, err := routing.New(name, net, scheme, routing.TiePlus); err != nil {
+					return nil, s.errAt(item("routing", ri), err)
+				}
 			}
 			for di, scheme := range schemes {
 				for xi := range ties {
@@ -409,16 +411,15 @@ func curveName(p Point) string {
 	return strings.Join(parts, " ")
 }
 
-// defaultRouting is routing.Default for a topology spec, without building it.
+// defaultRouting is the routing a topology spec's family names (routing.Default
+// without building the network), or "" when it names none.
 func defaultRouting(topo string) string {
 	spec, err := topology.Parse(topo)
 	if err != nil {
 		return ""
 	}
-	if spec.Family == topology.FamilyTwin {
-		return "dort"
-	}
-	return "dor"
+	f, _ := topology.LookupFamily(string(spec.Family))
+	return f.Routing
 }
 
 func item(key string, i int) string { return key + "[" + strconv.Itoa(i) + "]" }

@@ -1,6 +1,10 @@
 package routing
 
-import "github.com/twintorus/twintorus/sim/topology"
+import (
+	"fmt"
+
+	"github.com/twintorus/twintorus/sim/topology"
+)
 
 // Deterministic is DOR (tori, meshes) or DORT (twin tori) with a deadlock-avoidance
 // scheme. It is one function for every family and every twin configuration: the
@@ -25,8 +29,9 @@ type Deterministic struct {
 	type3     int   // VC of traffic to the other PE
 	splitIdx  []int // per dimension: index among split dimensions, or -1
 	intVCs    int
-	// inDim[g] for global port g: its dimension if external, -1 if internal, -2 if a
-	// terminal port; read once per hop to decide the bubble flag.
+	// inDim[g] for global port g: its dimension if it has one, -1 if internal, -2
+	// otherwise (a terminal port, a port without a dimension); read once per hop to
+	// decide the bubble flag.
 	inDim []int8
 }
 
@@ -36,12 +41,12 @@ func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Determinis
 	r.inDim = make([]int8, net.TotalPorts())
 	for s := 0; s < net.Switches(); s++ {
 		for p := 0; p < net.Ports(s); p++ {
-			switch port := net.Port(s, p); port.Kind {
-			case topology.External:
+			switch port := net.Port(s, p); {
+			case port.Kind == topology.External && port.Dim >= 0:
 				r.inDim[net.PortID(s, p)] = port.Dim
-			case topology.Internal:
+			case port.Kind == topology.Internal:
 				r.inDim[net.PortID(s, p)] = -1
-			default:
+			default: // a PE's port, or a port without a dimension (an express link): entering
 				r.inDim[net.PortID(s, p)] = -2
 			}
 		}
@@ -184,10 +189,10 @@ func (r *Deterministic) Ring(s, p, vc int) int64 {
 	}
 	port := net.Port(s, p)
 	var d, dir int
-	switch port.Kind {
-	case topology.External:
+	switch {
+	case port.Kind == topology.External && port.Dim >= 0:
 		d, dir = int(port.Dim), int(port.Dir)
-	case topology.Internal:
+	case port.Kind == topology.Internal:
 		i := vc - r.type2Base
 		if i < 0 || vc == r.type3 {
 			return -1
@@ -242,3 +247,49 @@ type InternalVC struct {
 	Dim   int    // the split dimension of a type-2 VC, else -1
 	Class string // "up" or "low" for type-2 VCs under the VC scheme
 }
+
+// dorRouting is DOR on tori and meshes (and on any network built on a grid with a
+// dimension port for every direction).
+func dorRouting() RoutingDef {
+	return RoutingDef{
+		Name:    "dor",
+		Summary: "dimension order, tori and meshes",
+		Scheme:  SchemeBubble,
+		Fits: func(net *topology.Network) error {
+			if net.IsTwin() {
+				return fmt.Errorf("twin tori route with dort")
+			}
+			return gridFits(net)
+		},
+		New:  newDeterministic,
+		Auto: true,
+	}
+}
+
+// dortRouting is DORT on nDT twin tori.
+func dortRouting() RoutingDef {
+	return RoutingDef{
+		Name:    "dort",
+		Summary: "dimension order across twin-torus cards",
+		Scheme:  SchemeBubble,
+		Fits: func(net *topology.Network) error {
+			if !net.IsTwin() {
+				return fmt.Errorf("it is for twin tori; use dor")
+			}
+			return gridFits(net)
+		},
+		New:  newDeterministic,
+		Auto: true,
+	}
+}
+
+func newDeterministic(net *topology.Network, o Options) (Func, error) {
+	if o.Scheme == SchemeEscape { // DOR's own channels, plus an up*/down* escape VC
+		return withScheme(NewDeterministic(net, SchemeNone, o.Tie), net, SchemeEscape)
+	}
+	return NewDeterministic(net, o.Scheme, o.Tie), nil
+}
+
+// DeadlockFree reports whether the routing cannot deadlock by construction: under the
+// VC and bubble schemes (the papers' proofs; analysis.CheckCDG verifies them).
+func (r *Deterministic) DeadlockFree() bool { return r.scheme != SchemeNone }

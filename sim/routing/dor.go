@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/twintorus/twintorus/sim/topology"
@@ -139,4 +140,59 @@ func (r *DOR) Path(src, dst int, buf []Step) []Step {
 // Step is one hop of a path: the switch and the port the packet leaves it by.
 type Step struct {
 	Switch, Port int
+}
+
+// gridFits checks what DOR and DORT assume of a network: every switch on a grid; at
+// every node, for each dimension and direction, one port (on either card of a twin
+// node, which then has an internal link to the other card) that links to the next
+// node in that direction and arrives there by the opposite port; every ring closed
+// (torus) or every line open at its ends (mesh); on twin tori, the same
+// configuration at every node. Every family on a grid passes; networks from a Builder
+// or a file pass when they are such grids.
+func gridFits(net *topology.Network) error {
+	dims := net.Dims()
+	if dims == 0 {
+		return fmt.Errorf("it needs node coordinates (a grid), and %s has none; use min or adaptive", net)
+	}
+	if !net.OnGrid(net.Switches() - 1) {
+		return fmt.Errorf("switch %d is off the grid; use min or adaptive", net.Switches()-1)
+	}
+	twin := net.IsTwin()
+	for s := 0; s < net.Switches(); s++ {
+		node := net.Node(s)
+		if twin {
+			if p := net.InternalPort(s); p < 0 || int(net.Port(s, p).Peer) != s^1 {
+				return fmt.Errorf("switch %d has no internal link to the other card of its node", s)
+			}
+		}
+		for d := 0; d < dims; d++ {
+			for _, dir := range []int{+1, -1} {
+				name := topology.DimPortName(d, dir, dims)
+				p := net.DimPort(s, d, dir)
+				if twin && (p >= 0) != (net.Card(s) == net.Config().Card(d, dir)) {
+					return fmt.Errorf("switch %d does not have configuration %s's ports (see its %s port)", s, net.Config().Ports(dims), name)
+				}
+				if p < 0 {
+					if !twin {
+						return fmt.Errorf("switch %d has no %s port", s, name)
+					}
+					continue
+				}
+				port := net.Port(s, p)
+				edge := dir > 0 && net.Digit(node, d) == net.Radix(d)-1 || dir < 0 && net.Digit(node, d) == 0
+				if !port.Connected() || !port.Receives() {
+					if net.IsMesh() && edge && !port.Receives() && !port.Connected() {
+						continue
+					}
+					return fmt.Errorf("switch %d port %s is not linked both ways", s, name)
+				}
+				peer := int(port.Peer)
+				back := net.Port(peer, int(port.PeerPort))
+				if net.Node(peer) != net.Neighbor(node, d, dir) || int(back.Dim) != d || int(back.Dir) != -dir {
+					return fmt.Errorf("switch %d port %s reaches switch %d port %s, not the %s port of the next node along %s", s, name, peer, back.Name(dims), topology.DimPortName(d, -dir, dims), name)
+				}
+			}
+		}
+	}
+	return nil
 }

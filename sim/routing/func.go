@@ -50,6 +50,10 @@ const (
 	SchemeBubble
 	// SchemeNone uses one VC everywhere and no bubble: it can deadlock, on purpose.
 	SchemeNone
+	// SchemeEscape adds an escape VC (VC 0) routed up*/down* on a BFS spanning tree to
+	// the routing's own channels (Duato's method): a packet may take the escape VC at
+	// any hop and then stays on it. Any routing on any network becomes deadlock-free.
+	SchemeEscape
 )
 
 func (s Scheme) String() string {
@@ -60,11 +64,13 @@ func (s Scheme) String() string {
 		return "bubble"
 	case SchemeNone:
 		return "none"
+	case SchemeEscape:
+		return "escape"
 	}
 	return fmt.Sprintf("Scheme(%d)", uint8(s))
 }
 
-// ParseScheme reads "vc", "bubble" or "none".
+// ParseScheme reads "vc", "bubble", "escape" or "none".
 func ParseScheme(s string) (Scheme, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "vc", "vcs":
@@ -73,34 +79,17 @@ func ParseScheme(s string) (Scheme, error) {
 		return SchemeBubble, nil
 	case "none":
 		return SchemeNone, nil
+	case "escape", "updown":
+		return SchemeEscape, nil
 	}
-	return 0, fmt.Errorf("unknown deadlock scheme %q: accepted are vc, bubble and none", s)
+	return 0, fmt.Errorf("unknown deadlock scheme %q: accepted are vc, bubble, escape and none", s)
 }
 
-// New makes the named routing for a network: "dor" for tori and meshes, "dort" for
-// twin tori.
-func New(name string, net *topology.Network, scheme Scheme, tie Tie) (Func, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "dor":
-		if net.IsTwin() {
-			return nil, fmt.Errorf("routing dor does not fit %s: twin tori route with dort", net)
-		}
-		return NewDeterministic(net, scheme, tie), nil
-	case "dort":
-		if !net.IsTwin() {
-			return nil, fmt.Errorf("routing dort does not fit %s: it is for twin tori; use dor", net)
-		}
-		return NewDeterministic(net, scheme, tie), nil
-	}
-	return nil, fmt.Errorf("unknown routing %q: accepted are dor (tori, meshes) and dort (twin tori)", name)
-}
-
-// Default is the routing the papers use on a network: DORT on twin tori, DOR otherwise.
-func Default(net *topology.Network) string {
-	if net.IsTwin() {
-		return "dort"
-	}
-	return "dor"
+// Pather is a deterministic routing that lists a route's hops: DOR (DORT), and the
+// first choices of Minimal, UpDown and Table. The exact analyses route with it.
+type Pather interface {
+	Network() *topology.Network
+	Path(src, dst int, buf []Step) []Step
 }
 
 // Option is a candidate with the state the engine sees through credits: the free

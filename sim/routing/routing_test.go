@@ -187,7 +187,7 @@ func TestNewAndParse(t *testing.T) {
 			t.Errorf("ParseScheme(%q) = %v, %v", s, got, err)
 		}
 	}
-	if _, err := ParseScheme("dateline"); err == nil || !strings.Contains(err.Error(), "vc, bubble and none") {
+	if _, err := ParseScheme("dateline"); err == nil || !strings.Contains(err.Error(), "vc, bubble, escape and none") {
 		t.Errorf("ParseScheme(dateline): %v", err)
 	}
 	if Default(twin) != "dort" || Default(torus) != "dor" {

@@ -1,18 +1,23 @@
-// Package topology owns the network graph of twintorus and the topology spec string.
+// Package topology owns the network graph of twintorus, the network families and the
+// topology spec string.
 //
 // A Network is plain data: switches with numbered ports, each port labelled with its
-// role (an external port of a dimension and direction, the internal link of an nDT
-// node, or a terminal port), bidirectional links between ports, terminals (PEs)
-// attached to switches, and node coordinates. Every id is a dense integer so that the
-// engine and the analyses index flat arrays with it.
+// role (a dimension and direction, the internal link of an nDT node, a terminal port,
+// or nothing in particular with an optional free label), links between ports
+// (bidirectional or one-way, with an optional latency), terminals (PEs) attached to
+// switches, and optional coordinates (a grid of nodes). Every id is a dense integer
+// so that the engine and the analyses index flat arrays with it. Nothing assumes a PE
+// per switch or coordinates per switch.
 //
-// Builders make tori and meshes of any radix per dimension (1 to 8 dimensions, any
-// number of PEs per switch) and nDT twin tori for n ≥ 2 with any port configuration:
-// the letters A–J of the 3DT papers (n = 3), CBest, or an explicit list of Card0's
-// ports. One spec string names each network (see Parse for the grammar).
+// A Builder makes any network from a notebook cell and validates it; every family
+// builds through one. The families are one table, Families(): each is a file here
+// (torus.go, mesh.go, twin.go, file.go, anynet.go) with its spec grammar, its builder
+// and its default routing's name; Parse, Build, the grammar help, the command line's
+// analyze and configs, and docs/families.md read the table. Networks also come from
+// files: WriteJSON/ReadJSON (file:PATH) and BookSim2's anynet format (anynet:PATH).
 //
-// Numbering conventions, which change results of permutation traffic and so are part
-// of the contract:
+// Numbering conventions of the grid families, which change results of permutation
+// traffic and so are part of the contract:
 //   - node index o = o_0 + k_0·(o_1 + k_1·(o_2 + …)), dimension 0 varies fastest;
 //   - torus and mesh: switch id = node index; PE id = c·node + j for the j-th of c PEs;
 //   - twin: switch id = 2·node + card; PE id = card + 2·node (PE0 on Card0, PE1 on Card1);

@@ -8,49 +8,66 @@ import (
 	"strings"
 )
 
-// NetworkJSON is the JSON form of a network (WriteJSON): every switch with its node
-// coordinates, card and ports, every link and every terminal, with the ids the
-// network uses, so that tools outside Go can rebuild or draw it.
+// NetworkJSON is the JSON form of a network (WriteJSON, ReadJSON): every switch with
+// its coordinates, card and ports, every link and every terminal, with the ids the
+// network uses, so that the network can be read back (file:PATH) and tools outside Go
+// can rebuild or draw it.
+//
+// Reading takes the ports from each switch's list (their kind, dimension and
+// direction, label and latency), the links from Links and the PEs from Terminals;
+// the ports' peer, from and terminal fields, written for other tools, are checked
+// against them when present. Coordinates matter when Radix is given: switch ids are
+// then node·switches_per_node + card for the grid's switches, which come first.
 type NetworkJSON struct {
-	Topology  string         `json:"topology"`
-	Family    string         `json:"family"`
-	Radix     []int          `json:"radix"`
-	Config    string         `json:"config,omitempty"` // twin tori: Card0's ports
-	Switches  []SwitchJSON   `json:"switches"`
-	Links     []LinkJSON     `json:"links"`
-	Terminals []TerminalJSON `json:"terminals"`
+	Topology        string         `json:"topology"`
+	Family          string         `json:"family"`
+	Radix           []int          `json:"radix"`
+	SwitchesPerNode int            `json:"switches_per_node,omitempty"` // 2 for twin tori; absent means 1
+	Config          string         `json:"config,omitempty"`            // twin tori: Card0's ports
+	Switches        []SwitchJSON   `json:"switches"`
+	Links           []LinkJSON     `json:"links"`
+	Terminals       []TerminalJSON `json:"terminals"`
 }
 
-// SwitchJSON is one switch of NetworkJSON.
+// SwitchJSON is one switch of NetworkJSON. Coord is absent for switches off the grid.
 type SwitchJSON struct {
 	ID    int        `json:"id"`
 	Node  int        `json:"node"`
-	Coord []int      `json:"coord"`
+	Coord []int      `json:"coord,omitempty"`
 	Card  int        `json:"card"`
+	Label string     `json:"label,omitempty"`
 	Ports []PortJSON `json:"ports"`
 }
 
-// PortJSON is one port of a SwitchJSON. Dim is -1 and Dir 0 unless Kind is
-// "external"; Peer and PeerPort are -1 when the port has no link; Terminal is -1
-// unless Kind is "terminal".
+// PortJSON is one port of a SwitchJSON. Kind is "external", "internal" or
+// "terminal"; Dim is -1 and Dir 0 unless the port has a dimension; Peer and PeerPort
+// (where it sends) and From and FromPort (where it receives from) are -1 when it has
+// no such link; Terminal is -1 unless Kind is "terminal". Latency is the latency of
+// the link leaving the port, absent when the engine's parameter decides.
 type PortJSON struct {
 	Index    int    `json:"index"`
 	Name     string `json:"name"`
 	Kind     string `json:"kind"`
 	Dim      int    `json:"dim"`
 	Dir      int    `json:"dir"`
+	Label    string `json:"label,omitempty"`
+	Latency  int    `json:"latency,omitempty"`
 	Peer     int    `json:"peer"`
 	PeerPort int    `json:"peer_port"`
+	From     int    `json:"from"`
+	FromPort int    `json:"from_port"`
 	Terminal int    `json:"terminal"`
 }
 
-// LinkJSON is one bidirectional link: port PA of switch A to port PB of switch B.
+// LinkJSON is one link: port PA of switch A to port PB of switch B, both ways unless
+// OneWay (then from A to B only).
 type LinkJSON struct {
-	A    int    `json:"a"`
-	PA   int    `json:"pa"`
-	B    int    `json:"b"`
-	PB   int    `json:"pb"`
-	Kind string `json:"kind"` // "external" or "internal"
+	A      int    `json:"a"`
+	PA     int    `json:"pa"`
+	B      int    `json:"b"`
+	PB     int    `json:"pb"`
+	Kind   string `json:"kind"` // "external" or "internal"
+	OneWay bool   `json:"one_way,omitempty"`
 }
 
 // TerminalJSON is one PE and where it attaches.
@@ -70,20 +87,27 @@ func (n *Network) Export() NetworkJSON {
 		Links:     make([]LinkJSON, n.Links()),
 		Terminals: make([]TerminalJSON, n.Terminals()),
 	}
+	if n.perNode > 1 {
+		out.SwitchesPerNode = n.perNode
+	}
 	if n.IsTwin() {
 		out.Config = n.config.Ports(n.Dims())
 	}
 	for s := range out.Switches {
-		sw := SwitchJSON{ID: s, Node: n.Node(s), Coord: n.Coord(n.Node(s)), Card: n.Card(s), Ports: make([]PortJSON, n.Ports(s))}
+		sw := SwitchJSON{ID: s, Node: n.Node(s), Card: n.Card(s), Label: n.SwitchLabel(s), Ports: make([]PortJSON, n.Ports(s))}
+		if n.OnGrid(s) {
+			sw.Coord = n.Coord(n.Node(s))
+		}
 		for p := range sw.Ports {
 			pt := n.Port(s, p)
-			sw.Ports[p] = PortJSON{Index: p, Name: pt.Name(n.Dims()), Kind: pt.Kind.String(), Dim: int(pt.Dim), Dir: int(pt.Dir),
-				Peer: int(pt.Peer), PeerPort: int(pt.PeerPort), Terminal: int(pt.Terminal)}
+			sw.Ports[p] = PortJSON{Index: p, Name: n.PortName(s, p), Kind: pt.Kind.String(), Dim: int(pt.Dim), Dir: int(pt.Dir),
+				Label: n.labels[pt.Label], Latency: int(pt.Latency), Peer: int(pt.Peer), PeerPort: int(pt.PeerPort),
+				From: int(pt.From), FromPort: int(pt.FromPort), Terminal: int(pt.Terminal)}
 		}
 		out.Switches[s] = sw
 	}
 	for i, l := range n.links {
-		out.Links[i] = LinkJSON{A: int(l.A), PA: int(l.PA), B: int(l.B), PB: int(l.PB), Kind: n.Port(int(l.A), int(l.PA)).Kind.String()}
+		out.Links[i] = LinkJSON{A: int(l.A), PA: int(l.PA), B: int(l.B), PB: int(l.PB), Kind: n.Port(int(l.A), int(l.PA)).Kind.String(), OneWay: l.OneWay}
 	}
 	for t, a := range n.terminals {
 		out.Terminals[t] = TerminalJSON{ID: t, Switch: int(a.Switch), Port: int(a.Port)}
@@ -108,14 +132,19 @@ func (n *Network) WriteDOT(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "graph %s {\n", dotQuote(n.String()))
 	fmt.Fprintf(b, "  graph [overlap=false, splines=true];\n  node [shape=box, fontsize=10];\n  edge [fontsize=8];\n")
-	dims := n.Dims()
 	for s := 0; s < n.Switches(); s++ {
-		coord := n.Coord(n.Node(s))
-		parts := make([]string, len(coord))
-		for i, c := range coord {
-			parts[i] = fmt.Sprint(c)
+		label := fmt.Sprintf("s%d", s)
+		if n.OnGrid(s) {
+			coord := n.Coord(n.Node(s))
+			parts := make([]string, len(coord))
+			for i, c := range coord {
+				parts[i] = fmt.Sprint(c)
+			}
+			label = "<" + strings.Join(parts, ",") + ">"
 		}
-		label := "<" + strings.Join(parts, ",") + ">"
+		if l := n.SwitchLabel(s); l != "" {
+			label += " " + l
+		}
 		if n.IsTwin() {
 			label += fmt.Sprintf(" card %d", n.Card(s))
 		}
@@ -131,12 +160,14 @@ func (n *Network) WriteDOT(w io.Writer) error {
 		fmt.Fprintf(b, "  s%d [label=%s];\n", s, dotQuote(label))
 	}
 	for _, l := range n.links {
-		pa, pb := n.Port(int(l.A), int(l.PA)), n.Port(int(l.B), int(l.PB))
 		style := ""
-		if pa.Kind == Internal {
+		if n.Port(int(l.A), int(l.PA)).Kind == Internal {
 			style = ", style=bold, color=red"
 		}
-		fmt.Fprintf(b, "  s%d -- s%d [taillabel=%s, headlabel=%s%s];\n", l.A, l.B, dotQuote(pa.Name(dims)), dotQuote(pb.Name(dims)), style)
+		if l.OneWay { // an undirected graph draws one-way links with an arrowhead
+			style += ", dir=forward"
+		}
+		fmt.Fprintf(b, "  s%d -- s%d [taillabel=%s, headlabel=%s%s];\n", l.A, l.B, dotQuote(n.PortName(int(l.A), int(l.PA))), dotQuote(n.PortName(int(l.B), int(l.PB))), style)
 	}
 	b.WriteString("}\n")
 	if err := b.Flush(); err != nil {

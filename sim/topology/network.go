@@ -1,12 +1,16 @@
 package topology
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // PortKind is the role of a switch port.
 type PortKind uint8
 
 const (
-	// External ports join switches of different nodes along a dimension.
+	// External ports join switches (of different nodes, in a torus): every
+	// switch-to-switch port of a network that is not an nDT internal link.
 	External PortKind = iota
 	// Internal is the port of an nDT card that joins it to the other card of its node.
 	Internal
@@ -26,37 +30,58 @@ func (k PortKind) String() string {
 	return fmt.Sprintf("PortKind(%d)", uint8(k))
 }
 
-// Port is one port of a switch. Peer is the switch at the other end of the link and
-// PeerPort the port there; Peer is -1 for terminal ports and for the unconnected
-// boundary ports of a mesh.
+// Port is one port of a switch.
+//
+// Peer and PeerPort are where the port sends: the switch at the other end of its
+// link and the port there, or -1 when the port sends to no switch (a terminal port, an
+// open boundary port of a mesh, the receiving end of a one-way link). From and
+// FromPort are where it receives from; on a bidirectional link they equal Peer and
+// PeerPort.
 type Port struct {
-	Kind     PortKind
-	Dim      int8  // dimension of an external port, else -1
-	Dir      int8  // +1 or -1 for an external port, else 0
-	PeerPort int16 // port index at Peer
-	Peer     int32 // switch at the other end, or -1
+	Kind PortKind
+	Dim  int8 // dimension of a dimension port, else -1
+	Dir  int8 // +1 or -1 for a dimension port, else 0
+	// Label indexes the network's port labels (Network.Label); 0 is no label.
+	Label    uint16
+	PeerPort int16
+	FromPort int16
+	// Latency is the latency in cycles of the link leaving this port, or 0 when the
+	// engine's parameter for the port's kind decides (every family leaves it 0).
+	Latency  uint16
+	Peer     int32 // switch this port sends to, or -1
+	From     int32 // switch this port receives from, or -1
 	Terminal int32 // PE attached to a terminal port, else -1
 }
 
-// Connected reports whether the port carries a link to another switch.
+// Connected reports whether the port sends to another switch.
 func (p Port) Connected() bool { return p.Peer >= 0 }
 
-// Name is a short label such as "x+", "d4-", "int" or "pe".
+// Receives reports whether another switch sends to the port.
+func (p Port) Receives() bool { return p.From >= 0 }
+
+// OneWay reports whether the port's link carries traffic in one direction only.
+func (p Port) OneWay() bool { return p.Peer != p.From }
+
+// Name is a short name such as "x+", "d4-", "int" or "pe"; switch-to-switch ports with
+// no dimension are "ext" (Network.PortName also knows their labels and indices).
 func (p Port) Name(dims int) string {
-	switch p.Kind {
-	case External:
-		return DimPortName(int(p.Dim), int(p.Dir), dims)
-	case Internal:
+	switch {
+	case p.Kind == Internal:
 		return "int"
-	default:
+	case p.Kind == Terminal:
 		return "pe"
+	case p.Dim >= 0:
+		return DimPortName(int(p.Dim), int(p.Dir), dims)
 	}
+	return "ext"
 }
 
-// Link is a bidirectional link between port PA of switch A and port PB of switch B.
+// Link is a link between port PA of switch A and port PB of switch B: bidirectional,
+// or from A to B only when OneWay.
 type Link struct {
 	A, B   int32
 	PA, PB int16
+	OneWay bool
 }
 
 // Attachment says where a terminal (PE) hangs: its switch and the switch's port.
@@ -72,45 +97,73 @@ type Class struct {
 	Count int
 }
 
-// Network is an immutable interconnection network. Build one with Build, Torus, Mesh
-// or Twin; share it freely between goroutines.
+// Network is an immutable interconnection network: switches with numbered ports,
+// links, PEs and, optionally, node coordinates. Make one with New (a spec string),
+// Build (a Spec), a Builder, or ReadJSON; share it freely between goroutines.
+//
+// Coordinates are optional. A network built on a grid (tori, meshes, twin tori, or a
+// Builder with Grid) numbers its grid switches node·SwitchesPerNode()+card and has
+// Dims() > 0; Node, Card, Digit, Coord, Neighbor and DimPort describe it. Other
+// networks have Dims() == 0 and one node per switch.
 type Network struct {
-	spec      Spec
+	name    string // String(): the canonical spec, a file spec, or the builder's name
+	spec    Spec
+	routing string // the family's default routing, or ""
+
+	portStart []int32
+	ports     []Port
+	terminals []Attachment
+	links     []Link
+	labels    []string // port labels; labels[0] is "" (no label)
+	swLabels  []string // switch labels, or nil
+
+	// The grid (Dims() > 0 only).
 	radix     []int
 	stride    []int
 	digits    []uint16 // node*dims + d -> coordinate d of node, so routing never divides
 	nodes     int
-	perNode   int  // switches per node: 1, or 2 for twin tori
-	nodeShift uint // log2(perNode): Node is a shift, not a division
-	portStart []int32
-	ports     []Port
+	gridSw    int     // switches on the grid: nodes·perNode (all switches when there is no grid)
+	perNode   int     // switches per node: 1, or 2 for twin tori
+	nodeShift uint    // log2(perNode): Node is a shift, not a division
 	dimPort   []int16 // [switch*2*dims + 2*dim + dirIndex] -> port index or -1
-	terminals []Attachment
-	links     []Link
-	config    Config // twin only: Card0's ports
-	classes   []Class
+	intPort   []int16 // perNode 2: the internal port of each grid switch, or -1
+	mesh      bool    // a grid without wrap-around links
+	config    Config  // twin only: Card0's ports
+
+	classes       []Class
+	translational bool
 }
 
-// Spec is the spec the network was built from.
+// Spec is the spec the network was built from; its Family is empty for a network made
+// by a Builder or read from a file's contents.
 func (n *Network) Spec() Spec { return n.spec }
 
-// String is the network's spec string.
-func (n *Network) String() string { return n.spec.String() }
+// String is the network's name: its spec string, or the name its Builder gave it.
+func (n *Network) String() string { return n.name }
 
-// Dims is the number of torus dimensions.
+// DefaultRouting is the routing its family's papers use ("dor", "dort"), or "" when the
+// network has no family (routing.Default then picks one that fits).
+func (n *Network) DefaultRouting() string { return n.routing }
+
+// Dims is the number of coordinate dimensions: 0 for a network without a grid.
 func (n *Network) Dims() int { return len(n.radix) }
 
 // Radix is the number of nodes along dimension d.
 func (n *Network) Radix(d int) int { return n.radix[d] }
 
-// Radices returns a copy of the radix of every dimension.
+// Radices returns a copy of the radix of every dimension (nil without a grid).
 func (n *Network) Radices() []int { return append([]int(nil), n.radix...) }
 
-// Nodes is the number of nodes (the product of the radices).
+// Nodes is the number of nodes: the product of the radices on a grid, else the number
+// of switches (every switch its own node).
 func (n *Network) Nodes() int { return n.nodes }
 
-// SwitchesPerNode is 1 for tori and meshes and 2 for twin tori.
+// SwitchesPerNode is 1 for tori, meshes and networks without a grid, 2 for twin tori.
 func (n *Network) SwitchesPerNode() int { return n.perNode }
+
+// OnGrid reports whether switch s has coordinates (a grid network may have switches
+// off the grid, numbered after the grid's).
+func (n *Network) OnGrid(s int) bool { return len(n.radix) > 0 && s < n.gridSw }
 
 // Switches is the number of switches.
 func (n *Network) Switches() int { return len(n.portStart) - 1 }
@@ -118,7 +171,7 @@ func (n *Network) Switches() int { return len(n.portStart) - 1 }
 // Terminals is the number of PEs.
 func (n *Network) Terminals() int { return len(n.terminals) }
 
-// Links is the number of bidirectional switch-to-switch links.
+// Links is the number of switch-to-switch links (bidirectional and one-way).
 func (n *Network) Links() int { return len(n.links) }
 
 // Link returns link i.
@@ -137,10 +190,37 @@ func (n *Network) PortID(s, p int) int { return int(n.portStart[s]) + p }
 // TotalPorts is the number of ports of all switches.
 func (n *Network) TotalPorts() int { return len(n.ports) }
 
+// Label is port label l (Port.Label); 0 is "".
+func (n *Network) Label(l uint16) string { return n.labels[l] }
+
+// Labels lists the network's port labels, without the empty one.
+func (n *Network) Labels() []string { return append([]string(nil), n.labels[1:]...) }
+
+// SwitchLabel is the label a Builder gave switch s, or "".
+func (n *Network) SwitchLabel(s int) string {
+	if n.swLabels == nil {
+		return ""
+	}
+	return n.swLabels[s]
+}
+
+// PortName names port p of switch s for people: its label when it has one, else
+// "x+", "d4-", "int" or "pe", else "p" and its index.
+func (n *Network) PortName(s, p int) string {
+	port := n.Port(s, p)
+	switch {
+	case port.Label != 0:
+		return n.labels[port.Label]
+	case port.Kind == External && port.Dim < 0:
+		return "p" + strconv.Itoa(p)
+	}
+	return port.Name(n.Dims())
+}
+
 // Attachment returns the switch and port of terminal t.
 func (n *Network) Attachment(t int) Attachment { return n.terminals[t] }
 
-// Node is the node that switch s belongs to.
+// Node is the node that switch s belongs to (s itself without a grid).
 func (n *Network) Node(s int) int { return s >> n.nodeShift }
 
 // Card is the card of switch s inside its node: 0 or 1 in twin tori, else 0.
@@ -163,8 +243,11 @@ func (n *Network) Digits(node int) []uint16 {
 // routing code that reads two nodes' coordinates in one loop. Do not modify it.
 func (n *Network) DigitTable() []uint16 { return n.digits }
 
-// Coord returns the coordinates of a node.
+// Coord returns the coordinates of a node (nil without a grid).
 func (n *Network) Coord(node int) []int {
+	if len(n.radix) == 0 || node >= n.nodes {
+		return nil
+	}
 	c := make([]int, len(n.radix))
 	for d := range c {
 		c[d] = n.Digit(node, d)
@@ -190,38 +273,55 @@ func (n *Network) Neighbor(node, d, dir int) int {
 	return node + (next-digit)*n.stride[d]
 }
 
-// DimPort is the port of switch s that leaves along dimension d in direction dir,
-// or -1 when that port sits on the other card of the node.
+// DimPort is the port of grid switch s that leaves along dimension d in direction dir,
+// or -1 when that port sits on the other card of the node (or nowhere).
 func (n *Network) DimPort(s, d, dir int) int {
 	return int(n.dimPort[(s*len(n.radix)+d)*2+dirIndex(dir)])
 }
 
 // InternalPort is the internal-link port of a twin-torus switch, or -1.
 func (n *Network) InternalPort(s int) int {
-	if n.perNode != 2 {
+	if n.intPort == nil || s >= len(n.intPort) {
 		return -1
 	}
-	return n.Ports(s) - 2 // layout: external ports, internal, terminal
+	return int(n.intPort[s])
 }
 
 // TerminalPort is the port where terminal t attaches.
 func (n *Network) TerminalPort(t int) int { return int(n.terminals[t].Port) }
 
-// TerminalsPerSwitch is the number of PEs on each switch.
-func (n *Network) TerminalsPerSwitch() int { return len(n.terminals) / n.Switches() }
+// TerminalsPerSwitch is the number of PEs on each switch when every switch has the
+// same number, else 0.
+func (n *Network) TerminalsPerSwitch() int {
+	if len(n.terminals)%n.Switches() != 0 {
+		return 0
+	}
+	c := len(n.terminals) / n.Switches()
+	for t, a := range n.terminals {
+		if int(a.Switch) != t/c {
+			return 0
+		}
+	}
+	return c
+}
 
-// IsTwin reports whether the network is an nDT twin torus.
+// IsTwin reports whether the network is an nDT twin torus (a grid of two-card nodes).
 func (n *Network) IsTwin() bool { return n.perNode == 2 }
 
-// IsMesh reports whether the network is a mesh (no wrap-around links).
-func (n *Network) IsMesh() bool { return n.spec.Family == FamilyMesh }
+// IsMesh reports whether the network is a grid without wrap-around links.
+func (n *Network) IsMesh() bool { return n.mesh }
 
-// Config is Card0's port set of a twin torus (zero for other families).
+// Config is Card0's port set of a twin torus (zero for other networks).
 func (n *Network) Config() Config { return n.config }
 
-// Classes lists the switch classes under the network's translation symmetry, or nil
-// when the network has none that the package knows (meshes).
+// Classes lists the switch classes under the network's symmetry, or nil when the
+// network has none that the package knows (meshes, networks from a Builder or a file).
 func (n *Network) Classes() []Class { return append([]Class(nil), n.classes...) }
+
+// Translational reports whether every node of the grid looks the same under
+// translation, switch by switch and port by port (tori and twin tori): node 0's
+// switches then stand for every node in analyses of translation-invariant routing.
+func (n *Network) Translational() bool { return n.translational }
 
 func dirIndex(dir int) int {
 	if dir > 0 {

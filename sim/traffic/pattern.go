@@ -118,21 +118,32 @@ func Silent(p Pattern) int {
 	return 0
 }
 
-// layout is what patterns need from the network: the PE count, the PEs per node and
-// the node coordinates' radices.
+// layout is what patterns need from the network: the PE count and, for the patterns
+// that move PEs by node coordinates, the PEs per node and the radices.
 type layout struct {
 	spec    string
 	n       int   // PEs
 	perNode int   // PEs per node: 2 in a twin torus, c in a torus or mesh
-	radix   []int // nodes along each dimension
+	radix   []int // nodes along each dimension; nil when the network has no usable grid
+	noGrid  error // why radix is nil
 }
 
-// newLayout checks that net numbers its PEs as the package documents, since every
-// permutation depends on it.
+// newLayout checks that net has PEs to address and, when it has coordinates, that it
+// numbers its PEs as the package documents, since every coordinate permutation
+// depends on it. Networks without coordinates (from a Builder or a file) get every
+// pattern that needs only PE ids.
 func newLayout(net *topology.Network) (layout, error) {
 	l := layout{spec: net.String(), n: net.Terminals()}
-	if l.n < 2 || net.Nodes() < 1 || l.n%net.Nodes() != 0 || net.Dims() < 1 {
-		return layout{}, fmt.Errorf("network %s has %d PEs on %d nodes in %d dimensions; traffic needs at least 2 PEs spread evenly over the nodes of a torus, mesh or twin torus", l.spec, l.n, net.Nodes(), net.Dims())
+	if l.n < 2 {
+		return layout{}, fmt.Errorf("network %s has %d PE; traffic needs at least 2", l.spec, l.n)
+	}
+	if net.Dims() < 1 || !net.OnGrid(net.Switches()-1) {
+		l.noGrid = fmt.Errorf("network %s has no node coordinates for every switch", l.spec)
+		return l, nil
+	}
+	if l.n%net.Nodes() != 0 || net.TerminalsPerSwitch() == 0 {
+		l.noGrid = fmt.Errorf("network %s has %d PEs on %d nodes; coordinate patterns need them spread evenly over the nodes", l.spec, l.n, net.Nodes())
+		return l, nil
 	}
 	l.perNode = l.n / net.Nodes()
 	tps := net.TerminalsPerSwitch()
@@ -140,9 +151,19 @@ func newLayout(net *topology.Network) (layout, error) {
 		s := int(net.Attachment(t).Switch)
 		node, slot := t/l.perNode, t%l.perNode
 		if net.Node(s) != node || net.Card(s) != slot/tps {
-			return layout{}, fmt.Errorf("network %s attaches PE %d to node %d card %d, but traffic patterns number PEs as slot + P·node (PE %d would be node %d card %d)", l.spec, t, net.Node(s), net.Card(s), t, node, slot/tps)
+			l.noGrid = fmt.Errorf("network %s attaches PE %d to node %d card %d, but coordinate patterns number PEs as slot + P·node (PE %d would be node %d card %d)", l.spec, t, net.Node(s), net.Card(s), t, node, slot/tps)
+			return l, nil
 		}
 	}
 	l.radix = net.Radices()
 	return l, nil
+}
+
+// grid is the layout of a pattern that moves PEs by node coordinates, or why the
+// network has none.
+func (l layout) grid(pattern string) error {
+	if l.radix == nil {
+		return fmt.Errorf("%s moves PEs by node coordinates: %w; patterns by PE id work (uniform, bitrev, complement, hotspot, pairs, ...)", pattern, l.noGrid)
+	}
+	return nil
 }

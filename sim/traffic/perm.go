@@ -112,6 +112,9 @@ type coordPerm struct {
 }
 
 func newTornado(l layout) (Pattern, error) {
+	if err := l.grid("tornado"); err != nil {
+		return nil, err
+	}
 	shift := make([]int, len(l.radix))
 	for i, k := range l.radix {
 		shift[i] = (k+1)/2 - 1 // ⌈k/2⌉ − 1: the longest minimal distance that is not a tie
@@ -120,6 +123,9 @@ func newTornado(l layout) (Pattern, error) {
 }
 
 func newNeighbor(l layout) (Pattern, error) {
+	if err := l.grid("neighbor"); err != nil {
+		return nil, err
+	}
 	shift := make([]int, len(l.radix))
 	for i := range shift {
 		shift[i] = 1

@@ -1,0 +1,262 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// RoutingReport is the verdict of CheckRouting on a routing function.
+type RoutingReport struct {
+	Routing string
+	// States is the number of (switch, input port, input VC, escaped) situations a
+	// packet can be in, summed over destinations; Channels and Dependencies count the
+	// channel dependency graph the verdict is about.
+	States, Channels, Dependencies int
+	// Escape is true when the routing offers escape channels: the verdict is then
+	// Duato's, on the escape subnetwork (packets that take it stay on it).
+	Escape bool
+	// DeadlockFree is the verdict: no problem and an acyclic graph.
+	DeadlockFree bool
+	// Cycle is one cycle of channels of the graph, when it has one.
+	Cycle []Channel
+	// Problem is the first route that breaks the rules, or "": a port that does not
+	// exist or carries no link, a VC out of range, a packet delivered to the wrong PE,
+	// a switch that offers nothing, or (with escape channels) a situation that offers
+	// no escape.
+	Problem string
+}
+
+// CycleString names the cycle as "s0 x+ vc0 -> s1 x+ vc0 -> ... -> s0 x+ vc0".
+func (r *RoutingReport) CycleString() string {
+	if len(r.Cycle) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(r.Cycle)+1)
+	for _, c := range r.Cycle {
+		parts = append(parts, c.Name)
+	}
+	return strings.Join(append(parts, r.Cycle[0].Name), " -> ")
+}
+
+// CheckRouting checks any routing function on its network without simulating: it
+// follows every candidate of every route from every PE to every PE (once per
+// destination when the routing says its routes ignore the source), checks each
+// candidate, and builds the channel dependency graph: an edge from the channel a
+// packet holds to each channel the routing lets it request next.
+//
+// Without escape channels the routing is deadlock-free when that graph is acyclic
+// (Dally and Seitz; for adaptive routing a sufficient condition). When the routing
+// marks escape candidates (Duato's method, routing.Escape), the verdict is about the
+// escape subnetwork: every situation must offer an escape candidate, a packet on the
+// escape channels must be offered only escape channels, and the graph of dependencies
+// between escape channels must be acyclic.
+//
+// Bubble flow control makes rings safe that this graph counts as cycles; check DOR
+// and DORT under the bubble scheme with CheckCDG and their Ring function.
+func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (*RoutingReport, error) {
+	rep := &RoutingReport{Routing: rt.Name()}
+	maxVC := 1
+	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
+		maxVC = max(maxVC, rt.VCs(k))
+	}
+	nch := net.TotalPorts() * maxVC
+	if int64(nch)*2 > 1<<31 {
+		return nil, fmt.Errorf("checking %s on %s: %d channels are too many", rt.Name(), net, nch)
+	}
+	si, _ := rt.(interface{ SourceIndependent() bool })
+	perDest := si != nil && si.SourceIndependent()
+	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
+
+	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf,
+		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch)}
+	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
+		c.vcs[k] = rt.VCs(k)
+	}
+	for dst := 0; dst < net.Terminals() && rep.Problem == ""; dst++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("checking %s on %s: %w", rt.Name(), net, err)
+		}
+		if perDest {
+			c.stamp++
+		}
+		for src := 0; src < net.Terminals() && rep.Problem == ""; src++ {
+			if src == dst {
+				continue
+			}
+			if !perDest {
+				c.stamp++
+			}
+			c.explore(src, dst)
+		}
+	}
+	if rep.Problem != "" {
+		return rep, nil
+	}
+	if rep.Escape && c.noEscape != "" {
+		rep.Problem = c.noEscape
+		return rep, nil
+	}
+	// The graph: over escape channels only when the routing has them.
+	slices.Sort(c.edges)
+	c.edges = slices.Compact(c.edges)
+	adj := make([][]int, nch)
+	used := make([]bool, nch)
+	for _, e := range c.edges {
+		a, b := int(e>>32), int(e&0xffffffff)
+		if rep.Escape && (!c.escapeCh[a] || !c.escapeCh[b]) {
+			continue
+		}
+		adj[a] = append(adj[a], b)
+		used[a], used[b] = true, true
+		rep.Dependencies++
+	}
+	for _, u := range used {
+		if u {
+			rep.Channels++
+		}
+	}
+	if cycle := findCycle(adj); cycle != nil {
+		for _, ch := range cycle {
+			g, vc := ch/maxVC, ch%maxVC
+			s, p := c.portOf(g)
+			rep.Cycle = append(rep.Cycle, Channel{Switch: s, Port: p, VC: vc, Name: channelName(net, s, p, vc)})
+		}
+		return rep, nil
+	}
+	rep.DeadlockFree = true
+	return rep, nil
+}
+
+// RequireDeadlockFree is CheckRouting as a gate before a run: nil when the routing is
+// deadlock-free, else one line that says why, naming the cycle.
+func RequireDeadlockFree(ctx context.Context, net *topology.Network, rt routing.Func) error {
+	rep, err := CheckRouting(ctx, net, rt)
+	if err != nil {
+		return err
+	}
+	switch {
+	case rep.DeadlockFree:
+		return nil
+	case rep.Problem != "":
+		return fmt.Errorf("routing %s on %s: %s", rt.Name(), net, rep.Problem)
+	case rep.Escape:
+		return fmt.Errorf("routing %s on %s can deadlock: its escape channels' dependencies close the cycle %s", rt.Name(), net, rep.CycleString())
+	}
+	return fmt.Errorf("routing %s on %s can deadlock: its channel dependencies close the cycle %s; add an escape VC (deadlock scheme escape) or break the cycle", rt.Name(), net, rep.CycleString())
+}
+
+// checker explores the situations of packets for one destination at a time.
+type checker struct {
+	net      *topology.Network
+	rt       routing.Func
+	rep      *RoutingReport
+	maxVC    int
+	vcs      [3]int
+	chanOf   func(s, p, vc int) int
+	stamp    uint32
+	seen     []uint32 // (channel*2 + escaped) -> stamp of the exploration that saw it
+	escapeCh []bool   // channels some escape candidate uses
+	edges    []uint64
+	noEscape string // the first situation without an escape candidate
+	cands    []routing.Candidate
+	stack    []situation
+	ports    []int32 // global port -> switch, built on first use
+}
+
+// situation is a packet at switch s that came in by port in on VC vc (from channel
+// ch of the upstream switch, or -1 from its NIC).
+type situation struct {
+	s, in, vc, ch int32
+	escaped       bool
+}
+
+func (c *checker) portOf(g int) (s, p int) {
+	if c.ports == nil {
+		c.ports = make([]int32, c.net.TotalPorts())
+		for s := 0; s < c.net.Switches(); s++ {
+			for p := 0; p < c.net.Ports(s); p++ {
+				c.ports[c.net.PortID(s, p)] = int32(s)
+			}
+		}
+	}
+	s = int(c.ports[g])
+	return s, g - c.net.PortID(s, 0)
+}
+
+func (c *checker) fail(format string, args ...any) {
+	if c.rep.Problem == "" {
+		c.rep.Problem = fmt.Sprintf(format, args...)
+	}
+}
+
+// explore follows every route of a packet from src to dst.
+func (c *checker) explore(src, dst int) {
+	net := c.net
+	at := net.Attachment(src)
+	c.stack = append(c.stack[:0], situation{s: at.Switch, in: int32(at.Port), vc: 0, ch: -1})
+	for len(c.stack) > 0 && c.rep.Problem == "" {
+		st := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		s := int(st.s)
+		c.rep.States++
+		c.cands = c.rt.Route(s, int(st.in), int(st.vc), routing.Head{Src: int32(src), Dst: int32(dst), Escaped: st.escaped}, c.cands[:0])
+		if len(c.cands) == 0 {
+			c.fail("at switch %d, a packet for PE %d is offered no port", s, dst)
+			return
+		}
+		offersEscape := false
+		for _, cand := range c.cands {
+			p := int(cand.Port)
+			if p < 0 || p >= net.Ports(s) {
+				c.fail("at switch %d, a packet for PE %d is offered port %d, which does not exist", s, dst, p)
+				return
+			}
+			port := net.Port(s, p)
+			if port.Kind == topology.Terminal {
+				if int(port.Terminal) != dst {
+					c.fail("at switch %d, a packet for PE %d is delivered to PE %d", s, dst, port.Terminal)
+				}
+				offersEscape = true // delivery needs no escape
+				continue
+			}
+			if !port.Connected() {
+				c.fail("at switch %d, a packet for PE %d is offered port %s, which sends to no switch", s, dst, net.PortName(s, p))
+				return
+			}
+			downKind := net.Port(int(port.Peer), int(port.PeerPort)).Kind
+			if int(cand.VC) < 0 || int(cand.VC) >= c.vcs[downKind] {
+				c.fail("at switch %d, a packet for PE %d is offered VC %d of port %s, which has %d", s, dst, cand.VC, net.PortName(s, p), c.vcs[downKind])
+				return
+			}
+			if st.escaped && !cand.Escape {
+				c.fail("at switch %d, a packet on the escape channels (for PE %d) is offered %s vc%d, which is not one", s, dst, net.PortName(s, p), cand.VC)
+				return
+			}
+			ch := c.chanOf(s, p, int(cand.VC))
+			if cand.Escape {
+				c.rep.Escape, offersEscape = true, true
+				c.escapeCh[ch] = true
+			}
+			if st.ch >= 0 {
+				c.edges = append(c.edges, uint64(st.ch)<<32|uint64(ch))
+			}
+			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), escaped: st.escaped || cand.Escape}
+			key := 2 * ch
+			if next.escaped {
+				key++
+			}
+			if c.seen[key] != c.stamp {
+				c.seen[key] = c.stamp
+				c.stack = append(c.stack, next)
+			}
+		}
+		if !offersEscape && c.noEscape == "" {
+			c.noEscape = fmt.Sprintf("at switch %d, a packet for PE %d is offered no escape channel", s, dst)
+		}
+	}
+}
