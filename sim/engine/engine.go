@@ -139,12 +139,12 @@ type Engine struct {
 	// Per terminal (NIC).
 	src        sources
 	nicSending []int32 // flit level: packet being injected, or -1
-	nicSent          []uint32
-	nicBusy          []int64 // packet level: the NIC is sending until this cycle
-	nicVC            []int32
-	nicActive        []bool
-	nicRR            []int8
-	nicList          []int32
+	nicSent    []uint32
+	nicBusy    []int64 // packet level: the NIC is sending until this cycle
+	nicVC      []int32
+	nicActive  []bool
+	nicRR      []int8
+	nicList    []int32
 
 	pk       []packet
 	freePk   int32

@@ -85,7 +85,7 @@ func (q *sources) init(pes int, seed uint64) {
 	}
 	c := srcBudget / max(pes, 1)
 	q.capMsgs = int32(max(srcCapMin, 1<<(bits.Len(uint(c))-1))) // a power of two
-	q.rng = rand.New(rand.NewPCG(seed, 0x6c617a7973726373))   // stream constant: "lazysrcs"
+	q.rng = rand.New(rand.NewPCG(seed, 0x6c617a7973726373))     // stream constant: "lazysrcs"
 }
 
 // push appends a message to PE t's queue.
