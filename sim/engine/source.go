@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"math/bits"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // Source queues. The model's source queue is unbounded and a packet's end-to-end
 // latency runs from its message's generation. A saturated run generates faster than
@@ -11,8 +8,8 @@ import (
 // 500,000-cycle saturated run once took 5.7 GB). The queues keep that semantics in
 // bounded memory:
 //
-//   - A waiting message is 16 bytes (generation cycle, destination, packets); packets
-//     exist only from the cycle the NIC starts sending them.
+//   - A waiting message is 24 bytes (generation cycle, destination, packets, link);
+//     packets exist only from the cycle the NIC starts sending them.
 //   - Horizon: a message behind more flits than the NIC can start before the run ends
 //     (it starts at most one flit per cycle) can never be sent, so it is counted as
 //     generated and not kept. Nothing observable changes.
@@ -28,7 +25,7 @@ import (
 //     their law; only the random draws of such a PE come from another stream (srcRNG).
 //
 // The cap is srcBudget messages over the whole network (srcCapMin per PE at least),
-// so queues take at most 64 MB in networks of up to 65,536 PEs. The horizon keeps
+// so queues take at most 96 MB in networks of up to 65,536 PEs. The horizon keeps
 // every queue of a run of T cycles below (T + L + largest message)/L messages
 // (packets of L flits), so a run shorter than about L·srcCap cycles never reaches
 // the cap: its results are those of the unbounded queue bit for bit (twin:5x5x5,
@@ -43,6 +40,7 @@ type srcMsg struct {
 	gen     int64
 	dst     int32
 	packets int32
+	next    int32 // the next message of the queue, or of the free list
 }
 
 // Source states.
@@ -52,28 +50,31 @@ const (
 	srcLazy           // at the cap: generation drawn lazily when the queue has room
 )
 
-// sources are the NICs' source queues: per PE a ring of waiting messages and the
-// progress of the one being sent.
+// sources are the NICs' source queues: per PE a list of waiting messages and the
+// progress of the one being sent. The messages of every queue share one pool with a
+// free list, which stops growing once the queues do.
 type sources struct {
-	ring    [][]srcMsg // per PE, grown by doubling up to capMsgs
-	head    []int32
-	n       []int32 // messages waiting, the head included until its last packet starts
-	started []int32 // packets of the head message already started
-	msg     []int32 // message id of the head once its first packet started, else -1
-	flits   []int64 // flits waiting that have not started
-	lastGen []int64 // lazy PEs: generation cycle of the newest message drawn
-	state   []uint8
-	capMsgs int32
-	lazies  int64      // times a PE reached the cap and turned lazy
-	rng     *rand.Rand // the draws of lazy PEs
+	pool       []srcMsg
+	free       int32
+	head, tail []int32 // per PE: oldest and newest message, or -1
+	n          []int32 // messages waiting, the head included until its last packet starts
+	started    []int32 // packets of the head message already started
+	msg        []int32 // message id of the head once its first packet started, else -1
+	flits      []int64 // flits waiting that have not started
+	lastGen    []int64 // lazy PEs: generation cycle of the newest message drawn
+	state      []uint8
+	capMsgs    int32
+	lazies     int64      // times a PE reached the cap and turned lazy
+	rng        *rand.Rand // the draws of lazy PEs
 	// plain (tests only) keeps every message: the unbounded queue that the horizon
 	// must reproduce exactly and the cap in law.
 	plain bool
 }
 
 func (q *sources) init(pes int, seed uint64) {
-	q.ring = make([][]srcMsg, pes)
+	q.free = -1
 	q.head = make([]int32, pes)
+	q.tail = make([]int32, pes)
 	q.n = make([]int32, pes)
 	q.started = make([]int32, pes)
 	q.msg = make([]int32, pes)
@@ -81,36 +82,44 @@ func (q *sources) init(pes int, seed uint64) {
 	q.lastGen = make([]int64, pes)
 	q.state = make([]uint8, pes)
 	for t := range q.msg {
-		q.msg[t] = -1
+		q.msg[t], q.head[t], q.tail[t] = -1, -1, -1
 	}
 	c := srcBudget / max(pes, 1)
-	q.capMsgs = int32(max(srcCapMin, 1<<(bits.Len(uint(c))-1))) // a power of two
-	q.rng = rand.New(rand.NewPCG(seed, 0x6c617a7973726373))     // stream constant: "lazysrcs"
+	q.capMsgs = int32(max(srcCapMin, c))
+	q.rng = rand.New(rand.NewPCG(seed, 0x6c617a7973726373)) // stream constant: "lazysrcs"
 }
 
 // push appends a message to PE t's queue.
 func (q *sources) push(t int, m srcMsg, flits int64) {
-	r := q.ring[t]
-	if int(q.n[t]) == len(r) {
-		// Grow, oldest first. Rings stop growing at the cap, so a steady state allocates
-		// nothing.
-		g := make([]srcMsg, max(4, 2*len(r)))
-		for i := 0; i < int(q.n[t]); i++ {
-			g[i] = r[(int(q.head[t])+i)&(len(r)-1)]
-		}
-		q.ring[t], q.head[t], r = g, 0, g
+	i := q.free
+	if i >= 0 {
+		q.free = q.pool[i].next
+	} else {
+		q.pool = append(q.pool, srcMsg{})
+		i = int32(len(q.pool) - 1)
 	}
-	r[(int(q.head[t])+int(q.n[t]))&(len(r)-1)] = m
+	m.next = -1
+	q.pool[i] = m
+	if q.tail[t] >= 0 {
+		q.pool[q.tail[t]].next = i
+	} else {
+		q.head[t] = i
+	}
+	q.tail[t] = i
 	q.n[t]++
 	q.flits[t] += flits
 }
 
 // front is PE t's oldest waiting message; the queue must not be empty.
-func (q *sources) front(t int) *srcMsg { return &q.ring[t][q.head[t]] }
+func (q *sources) front(t int) *srcMsg { return &q.pool[q.head[t]] }
 
 // pop removes PE t's oldest message once its last packet has started.
 func (q *sources) pop(t int) {
-	q.head[t] = (q.head[t] + 1) & int32(len(q.ring[t])-1)
+	i := q.head[t]
+	if q.head[t] = q.pool[i].next; q.head[t] < 0 {
+		q.tail[t] = -1
+	}
+	q.pool[i].next, q.free = q.free, i
 	q.n[t]--
 	q.started[t], q.msg[t] = 0, -1
 }

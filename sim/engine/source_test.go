@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -154,14 +155,15 @@ func meanSE(v []float64) (mean, se float64) {
 
 // A saturated run of 1,000,000 cycles (torus:4x4, every PE generating a message every
 // cycle, four times what it can send) keeps its heap under a fixed bound: the source
-// queues stop growing at their cap (4,194,304 messages of 16 bytes over the network),
-// and the heap at 900,000 cycles is the heap at 400,000. The unbounded queue held
-// every message: about 900 MB by the end of this run.
+// queues stop growing at their cap (srcBudget = 4,194,304 messages of 24 bytes over
+// the network, in a pool that append may have grown to 1.25 times that), and the heap
+// at 900,000 cycles is the heap at 400,000. The unbounded queue kept every message:
+// about 900 MB by the end of this run.
 func TestSaturatedRunMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000,000 cycles; run without -short")
 	}
-	const bound = 96 << 20
+	bound := uint64(srcBudget*unsafe.Sizeof(srcMsg{}))*5/4 + 16<<20
 	e := newRun(t, "torus:4x4", routing.SchemeVC, "uniform", params(4, 0, 1_000_000, 1))
 	heap := func() uint64 {
 		runtime.GC()
