@@ -27,6 +27,9 @@ func newRunCmd() *cobra.Command {
 traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
 deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
 
+A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
+report and exits with status 3; errors exit with status 1.
+
 Traffic patterns:
 ` + traffic.Grammar,
 		Example: `  twintorus run twin:4x4x4/D --deadlock bubble --traffic uniform --load 0.2
@@ -65,10 +68,13 @@ Traffic patterns:
 				out["point"] = p
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+				return deadlockStatus(r)
 			}
 			printRun(cmd.OutOrStdout(), p, r)
-			return nil
+			return deadlockStatus(r)
 		},
 	}
 	f := cmd.Flags()
@@ -96,6 +102,15 @@ Traffic patterns:
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	return cmd
+}
+
+// deadlockStatus is the error that makes a run that stopped on a deadlock exit with
+// status exitDeadlock, or nil.
+func deadlockStatus(r *engine.Result) error {
+	if r.Deadlock == nil {
+		return nil
+	}
+	return statusError{exitDeadlock, fmt.Errorf("the run stopped on a deadlock at cycle %d (exit status %d)", r.Deadlock.Cycle, exitDeadlock)}
 }
 
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {

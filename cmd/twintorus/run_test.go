@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -45,8 +47,9 @@ func TestRunDeadlockExamples(t *testing.T) {
 			"--warmup", "0", "--cycles", "20000", "--watchdog", "1000", "--switching", p.Switching.String(),
 			"--buffer-terminal", p.Terminal.String(), "--buffer-external", p.External.String(), "--buffer-internal", p.Internal.String()}
 		out, _, err := run(t, args...)
-		if err != nil {
-			t.Fatalf("%s: %v", ex.Name, err)
+		var se statusError
+		if !errors.As(err, &se) || se.status != exitDeadlock || !strings.Contains(err.Error(), "stopped on a deadlock") {
+			t.Fatalf("%s: error %v, want the deadlock status %d", ex.Name, err, exitDeadlock)
 		}
 		if !strings.Contains(out, "deadlock detected at cycle") || !strings.Contains(out, "in-port int vc 0") {
 			t.Errorf("%s: no deadlock named in\n%s", ex.Name, out)
@@ -82,5 +85,36 @@ func TestRunBadInput(t *testing.T) {
 		if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", c.args, msg, out, stderr, c.want)
 		}
+	}
+}
+
+// A run that stops on a deadlock prints its report and exits with status 3, as the
+// help says; a run that does not exits 0.
+func TestRunDeadlockExitStatus(t *testing.T) {
+	bin := twintorusBinary(t)
+	args := []string{"run", "twin:4x2x4/D", "--deadlock", "none", "--traffic", "pairs:0>8,8>0,1>9,9>1", "--load", "1",
+		"--switching", "wormhole", "--buffer-terminal", "1x4", "--buffer-external", "1x4", "--buffer-internal", "1x4",
+		"--warmup", "0", "--cycles", "20000", "--watchdog", "1000"}
+	out, err := exec.Command(bin, args...).Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitDeadlock {
+		t.Fatalf("deadlocked run: %v, want exit status %d\n%s", err, exitDeadlock, out)
+	}
+	if !strings.Contains(string(out), "deadlock detected at cycle") || !strings.Contains(string(exit.Stderr), "stopped on a deadlock") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, exit.Stderr)
+	}
+	if out, err := exec.Command(bin, "run", "torus:4x4", "--warmup", "0", "--cycles", "1000").CombinedOutput(); err != nil {
+		t.Errorf("a run without deadlock: %v\n%s", err, out)
+	}
+}
+
+// Issue 9's report: wormhole with dateline VCs and the default four VCs on the
+// terminal port deadlocked at cycle 12,000 or so. It must run clean.
+func TestRunWormholeDatelineNoDeadlock(t *testing.T) {
+	var r map[string]any
+	runJSON(t, &r, "run", "torus:4x4x4", "--switching", "wormhole", "--deadlock", "vc", "--load", "1",
+		"--warmup", "0", "--cycles", "30000", "--json")
+	if r["deadlock"] != nil || r["accepted"].(float64) < 0.3 {
+		t.Errorf("deadlock %v, accepted %v", r["deadlock"], r["accepted"])
 	}
 }
