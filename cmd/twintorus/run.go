@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,7 @@ func init() { commands = append(commands, newRunCmd) }
 
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
-	var asJSON bool
+	var asJSON, noMemoryCheck bool
 	var switching, terminal, external, internal string
 	cmd := &cobra.Command{
 		Use:   "run TOPOLOGY",
@@ -28,7 +29,10 @@ traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, a
 deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
 
 A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
-report and exits with status 3; errors exit with status 1.
+report and exits with status 3; errors exit with status 1. Sizes are checked before
+anything is allocated: a run whose estimated memory (network, buffers, packets and
+source queues at their largest) exceeds the machine's is refused, unless
+--no-memory-check.
 
 Traffic patterns:
 ` + traffic.Grammar,
@@ -51,7 +55,15 @@ Traffic patterns:
 					return fmt.Errorf("%s: %w", b.flag, err)
 				}
 			}
-			e, err := p.Build()
+			limit := int64(0) // this machine's memory
+			if noMemoryCheck {
+				limit = -1
+			}
+			e, err := p.BuildLimited(limit)
+			var size *engine.SizeError
+			if errors.As(err, &size) && size.Limit > 0 {
+				return fmt.Errorf("%w (--no-memory-check runs it anyway)", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -101,6 +113,7 @@ Traffic patterns:
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
+	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
 }
 

@@ -76,6 +76,13 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "torus:4x4", "--load", "5"}, "at most 1"},
 		{[]string{"run", "torus:4x4", "--cycles", "0"}, "measurement"},
 		{[]string{"run", "torus:4x4", "--tie", "left"}, "plus and minus"},
+		{[]string{"run", "torus:4x4", "--port-flits", "100000000"}, "100000000 flits per port: accepted are 1 to 1048576"},
+		{[]string{"run", "torus:4x4", "--port-flits", "9223372036854775807"}, "accepted are 1 to 1048576"},
+		{[]string{"run", "torus:4x4", "--warmup", "9223372036854775807", "--cycles", "10"}, "accepted are at most 4611686018427387903 cycles in all"},
+		{[]string{"run", "torus:4x4", "--switching", "wormhole", "--deadlock", "vc", "--port-flits", "2"}, "leave VCs of 0 flits"},
+		{[]string{"run", "torus:4x4", "--saturation-tolerance", "NaN"}, "saturation tolerance NaN: accepted are 0 to 1"},
+		{[]string{"run", "torus:4096x4096"}, "torus:4096x4096 with buffers terminal 1x128, external 1x128"},
+		{[]string{"run", "torus:4096x4096", "--no-memory-check"}, "the engine holds at most 2147483647"},
 	} {
 		out, stderr, err := run(t, c.args...)
 		if err == nil {

@@ -23,6 +23,10 @@ type Config struct {
 	Pattern  traffic.Pattern
 	Sizes    traffic.Sizes // zero: one packet per message
 	Params   Params
+	// MemoryLimit refuses a run whose estimated footprint exceeds it, in bytes: 0 is the
+	// memory this process may use (the machine's, or its cgroup's), a negative value
+	// skips the check. It does not change results.
+	MemoryLimit int64
 }
 
 // Event codes on the timing wheel: the top three bits are the kind, the rest an id.
@@ -191,27 +195,18 @@ type request struct {
 }
 
 // New builds an engine for a run. It validates every parameter and returns a clear
-// error for impossible combinations.
+// error for impossible combinations, before allocating anything.
 func New(cfg Config) (*Engine, error) {
-	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil {
-		return nil, fmt.Errorf("engine: a network, a routing function and a traffic pattern are required")
-	}
-	p := cfg.Params.withDefaults()
-	if err := p.validate(); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	if err := p.resolveBuffers(cfg.Routing); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+	p, inj, err := cfg.check()
+	if err != nil {
+		return nil, err
 	}
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
 	e.packetLevel = p.Switching == CutThrough
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
-	var err error
-	if e.inj, err = traffic.NewInjection(p.Load, e.size, p.PacketFlits); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
+	e.inj = inj
 	e.layout()
 	if p.Switching == Wormhole {
 		e.initWormhole()
@@ -223,6 +218,35 @@ func New(cfg Config) (*Engine, error) {
 		e.gen.add(int32(t), e.nextGen(-1), 0)
 	}
 	return e, nil
+}
+
+// Check checks a run's configuration as New does, without allocating the engine.
+func Check(cfg Config) error {
+	_, _, err := cfg.check()
+	return err
+}
+
+// check validates the configuration and returns the parameters in force (defaults
+// filled, buffers resolved) and the injection process.
+func (cfg Config) check() (Params, traffic.Injection, error) {
+	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil {
+		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern are required")
+	}
+	p := cfg.Params.withDefaults()
+	if err := p.validate(); err != nil {
+		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
+	if err := p.resolveBuffers(cfg.Routing); err != nil {
+		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
+	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.PacketFlits)
+	if err != nil {
+		return p, inj, fmt.Errorf("engine: %w", err)
+	}
+	if err := checkFits(cfg.Net.String(), cfg.Net.Spec().Size(), p, cfg.MemoryLimit); err != nil {
+		return p, inj, fmt.Errorf("engine: %w", err)
+	}
+	return p, inj, nil
 }
 
 // layout allocates the flat state arrays.
