@@ -13,7 +13,7 @@ import "math/rand/v2"
 //   - Horizon: a message behind more flits than the NIC can start before the run ends
 //     (it starts at most one flit per cycle) can never be sent, so it is counted as
 //     generated and not kept. Nothing observable changes.
-//   - Cap: a PE keeps at most srcCap messages. A PE whose queue reaches the cap stops
+//   - Cap: a PE keeps at most capMsgs messages. A PE whose queue reaches it stops
 //     drawing its traffic at the cycle it happens and draws it lazily instead: when
 //     its queue has room, its next message gets the generation cycle the previous one
 //     had plus a geometric gap (the Bernoulli process is memoryless, so this is its
@@ -22,14 +22,16 @@ import "math/rand/v2"
 //     cycle itself. At the end of the run, the messages a lazy PE would still have
 //     generated in the window are drawn and counted, so the offered traffic is
 //     measured as before. Latency from generation, offered and accepted traffic keep
-//     their law; only the random draws of such a PE come from another stream (srcRNG).
+//     their law; the realisation differs from the unbounded queue's from then on (a
+//     lazy PE draws from a stream of its own, sources.rng, and no longer from the
+//     engine's).
 //
 // The cap is srcBudget messages over the whole network (srcCapMin per PE at least),
 // so queues take at most 96 MB in networks of up to 65,536 PEs. The horizon keeps
 // every queue of a run of T cycles below (T + L + largest message)/L messages
-// (packets of L flits), so a run shorter than about L·srcCap cycles never reaches
-// the cap: its results are those of the unbounded queue bit for bit (twin:5x5x5,
-// 250 PEs, L = 4: runs under 65,000 cycles).
+// (packets of L flits), so a run shorter than about L·cap cycles never reaches the
+// cap: its results are those of the unbounded queue bit for bit (twin:5x5x5, 250 PEs,
+// L = 4: runs under 67,000 cycles).
 const (
 	srcBudget = 1 << 22 // messages kept over all source queues
 	srcCapMin = 64      // messages kept per PE at least

@@ -153,18 +153,19 @@ func meanSE(v []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(len(v)-1) / float64(len(v)))
 }
 
-// A saturated run of 1,000,000 cycles (torus:4x4, every PE generating a message every
-// cycle, four times what it can send) keeps its heap under a fixed bound: the source
-// queues stop growing at their cap (srcBudget = 4,194,304 messages of 24 bytes over
-// the network, in a pool that append may have grown to 1.25 times that), and the heap
-// at 900,000 cycles is the heap at 400,000. The unbounded queue kept every message:
-// about 900 MB by the end of this run.
+// A saturated run of 1,000,000 cycles (torus:4x4@4, 64 PEs each generating a message
+// every cycle, far more than the network delivers) keeps its heap under a fixed bound:
+// every source queue stops growing at its cap (65,536 messages: srcBudget = 4,194,304
+// messages of 24 bytes over the network, in a pool that append may have grown to 1.25
+// times that) within 100,000 cycles, long before the horizon would bound it, and the
+// heap at 900,000 cycles is the heap at 400,000. The unbounded queue kept every
+// message: about 3.5 GB by the end of this run.
 func TestSaturatedRunMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000,000 cycles; run without -short")
 	}
 	bound := uint64(srcBudget*unsafe.Sizeof(srcMsg{}))*5/4 + 16<<20
-	e := newRun(t, "torus:4x4", routing.SchemeVC, "uniform", params(4, 0, 1_000_000, 1))
+	e := newRun(t, "torus:4x4@4", routing.SchemeVC, "uniform", params(4, 0, 1_000_000, 1))
 	heap := func() uint64 {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -185,6 +186,15 @@ func TestSaturatedRunMemoryBounded(t *testing.T) {
 		switch e.now {
 		case 400_000:
 			at400k = h
+			lazy := 0
+			for _, s := range e.src.state {
+				if s == srcLazy {
+					lazy++
+				}
+			}
+			if lazy < len(e.src.state)/2 {
+				t.Errorf("only %d of %d PEs are at their cap: the test is not about the cap", lazy, len(e.src.state))
+			}
 		case 900_000:
 			if h > at400k+1<<20 {
 				t.Errorf("the heap grew from %.1f MB at cycle 400,000 to %.1f MB at 900,000", float64(at400k)/(1<<20), float64(h)/(1<<20))
