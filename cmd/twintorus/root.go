@@ -10,7 +10,7 @@ func newRoot() *cobra.Command {
 		Use:   "twintorus",
 		Short: "Analyse and simulate nDT twin tori and other interconnection networks",
 		Long: "twintorus analyses and simulates interconnection networks.\n\nA topology is named by a spec string:\n\n" +
-			topology.Grammar(),
+			topology.Grammar() + "\n\nExit status: 0 on success, 1 on an error, 3 when a run stopped on a deadlock.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,7 @@ func init() { commands = append(commands, newRunCmd) }
 
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
-	var asJSON bool
+	var asJSON, noMemoryCheck bool
 	var switching, terminal, external, internal string
 	cmd := &cobra.Command{
 		Use:   "run TOPOLOGY",
@@ -28,6 +29,12 @@ func newRunCmd() *cobra.Command {
 		Long: `Simulate one network, cycle by cycle, at one offered load and report the accepted
 traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
 deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
+
+A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
+report and exits with status 3; errors exit with status 1. Sizes are checked before
+anything is allocated: a run whose estimated memory (network, buffers, packets and
+source queues at their largest) exceeds the machine's is refused, unless
+--no-memory-check.
 
 Traffic patterns:
 ` + traffic.Grammar,
@@ -55,7 +62,15 @@ Traffic patterns:
 					return fmt.Errorf("%s: %w", b.flag, err)
 				}
 			}
-			e, err := p.Build()
+			limit := int64(0) // this machine's memory
+			if noMemoryCheck {
+				limit = -1
+			}
+			e, err := p.BuildLimited(limit)
+			var size *engine.SizeError
+			if errors.As(err, &size) && size.Limit > 0 {
+				return fmt.Errorf("%w (--no-memory-check runs it anyway)", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -72,10 +87,13 @@ Traffic patterns:
 				out["point"] = p
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+				return deadlockStatus(r)
 			}
 			printRun(cmd.OutOrStdout(), p, r)
-			return nil
+			return deadlockStatus(r)
 		},
 	}
 	f := cmd.Flags()
@@ -102,6 +120,7 @@ Traffic patterns:
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
+	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
 }
 
@@ -120,6 +139,15 @@ func defaultScheme(p experiment.Point) (string, error) {
 		return p.Deadlock, nil // New says what is accepted
 	}
 	return def.Scheme.String(), nil
+}
+
+// deadlockStatus is the error that makes a run that stopped on a deadlock exit with
+// status exitDeadlock, or nil.
+func deadlockStatus(r *engine.Result) error {
+	if r.Deadlock == nil {
+		return nil
+	}
+	return statusError{exitDeadlock, fmt.Errorf("the run stopped on a deadlock at cycle %d (exit status %d)", r.Deadlock.Cycle, exitDeadlock)}
 }
 
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -45,8 +47,9 @@ func TestRunDeadlockExamples(t *testing.T) {
 			"--warmup", "0", "--cycles", "20000", "--watchdog", "1000", "--switching", p.Switching.String(),
 			"--buffer-terminal", p.Terminal.String(), "--buffer-external", p.External.String(), "--buffer-internal", p.Internal.String()}
 		out, _, err := run(t, args...)
-		if err != nil {
-			t.Fatalf("%s: %v", ex.Name, err)
+		var se statusError
+		if !errors.As(err, &se) || se.status != exitDeadlock || !strings.Contains(err.Error(), "stopped on a deadlock") {
+			t.Fatalf("%s: error %v, want the deadlock status %d", ex.Name, err, exitDeadlock)
 		}
 		if !strings.Contains(out, "deadlock detected at cycle") || !strings.Contains(out, "in-port int vc 0") {
 			t.Errorf("%s: no deadlock named in\n%s", ex.Name, out)
@@ -73,6 +76,13 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "torus:4x4", "--load", "5"}, "at most 1"},
 		{[]string{"run", "torus:4x4", "--cycles", "0"}, "measurement"},
 		{[]string{"run", "torus:4x4", "--tie", "left"}, "plus and minus"},
+		{[]string{"run", "torus:4x4", "--port-flits", "100000000"}, "100000000 flits per port: accepted are 1 to 1048576"},
+		{[]string{"run", "torus:4x4", "--port-flits", "9223372036854775807"}, "accepted are 1 to 1048576"},
+		{[]string{"run", "torus:4x4", "--warmup", "9223372036854775807", "--cycles", "10"}, "accepted are at most 4611686018427387903 cycles in all"},
+		{[]string{"run", "torus:4x4", "--switching", "wormhole", "--deadlock", "vc", "--port-flits", "2"}, "leave VCs of 0 flits"},
+		{[]string{"run", "torus:4x4", "--saturation-tolerance", "NaN"}, "saturation tolerance NaN: accepted are 0 to 1"},
+		{[]string{"run", "torus:4096x4096"}, "torus:4096x4096 with buffers terminal 1x128, external 1x128"},
+		{[]string{"run", "torus:4096x4096", "--no-memory-check"}, "the engine holds at most 2147483647"},
 	} {
 		out, stderr, err := run(t, c.args...)
 		if err == nil {
@@ -82,5 +92,36 @@ func TestRunBadInput(t *testing.T) {
 		if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", c.args, msg, out, stderr, c.want)
 		}
+	}
+}
+
+// A run that stops on a deadlock prints its report and exits with status 3, as the
+// help says; a run that does not exits 0.
+func TestRunDeadlockExitStatus(t *testing.T) {
+	bin := twintorusBinary(t)
+	args := []string{"run", "twin:4x2x4/D", "--deadlock", "none", "--traffic", "pairs:0>8,8>0,1>9,9>1", "--load", "1",
+		"--switching", "wormhole", "--buffer-terminal", "1x4", "--buffer-external", "1x4", "--buffer-internal", "1x4",
+		"--warmup", "0", "--cycles", "20000", "--watchdog", "1000"}
+	out, err := exec.Command(bin, args...).Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitDeadlock {
+		t.Fatalf("deadlocked run: %v, want exit status %d\n%s", err, exitDeadlock, out)
+	}
+	if !strings.Contains(string(out), "deadlock detected at cycle") || !strings.Contains(string(exit.Stderr), "stopped on a deadlock") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, exit.Stderr)
+	}
+	if out, err := exec.Command(bin, "run", "torus:4x4", "--warmup", "0", "--cycles", "1000").CombinedOutput(); err != nil {
+		t.Errorf("a run without deadlock: %v\n%s", err, out)
+	}
+}
+
+// Issue 9's report: wormhole with dateline VCs and the default four VCs on the
+// terminal port deadlocked at cycle 12,000 or so. It must run clean.
+func TestRunWormholeDatelineNoDeadlock(t *testing.T) {
+	var r map[string]any
+	runJSON(t, &r, "run", "torus:4x4x4", "--switching", "wormhole", "--deadlock", "vc", "--load", "1",
+		"--warmup", "0", "--cycles", "30000", "--json")
+	if r["deadlock"] != nil || r["accepted"].(float64) < 0.3 {
+		t.Errorf("deadlock %v, accepted %v", r["deadlock"], r["accepted"])
 	}
 }

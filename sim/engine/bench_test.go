@@ -55,3 +55,11 @@ func BenchmarkTorus32x32x32(b *testing.B) {
 	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
 	benchSteady(b, "torus:32x32x32", routing.SchemeVC, 0.02, p)
 }
+
+// BenchmarkTorus8x8x8Wormhole is the target network under wormhole switching (flit by
+// flit, the default 4 VCs × 32 flits per port) at 0.2 flits/cycle/PE.
+func BenchmarkTorus8x8x8Wormhole(b *testing.B) {
+	p := Defaults()
+	p.Switching = Wormhole
+	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}

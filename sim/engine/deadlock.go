@@ -26,6 +26,9 @@ type WaitingChannel struct {
 }
 
 func (d *Deadlock) String() string {
+	if len(d.Channels) == 0 {
+		return fmt.Sprintf("deadlock detected at cycle %d: packets are in the network but no flit moved for the watchdog's span, and no cycle of waiting channels was found", d.Cycle)
+	}
 	var parts []string
 	for _, c := range d.Channels {
 		parts = append(parts, c.String())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -47,5 +48,14 @@ func TestPapersDeadlockExamples(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A watchdog stop without a cycle of waiting channels says so instead of printing an
+// empty cycle.
+func TestDeadlockWithoutCycleSaysSo(t *testing.T) {
+	got := (&engine.Deadlock{Cycle: 12}).String()
+	if want := "deadlock detected at cycle 12: packets are in the network but no flit moved for the watchdog's span, and no cycle of waiting channels was found"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

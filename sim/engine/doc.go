@@ -19,6 +19,12 @@
 //     all (two packets when the hop enters a ring under bubble flow control);
 //   - NICs inject at most one flit per cycle and eject one flit per cycle.
 //
+// Source queues are unbounded in the model and latency runs from generation; in
+// memory a queue keeps 24 bytes per waiting message up to a cap, beyond which the PE
+// draws its traffic lazily in the same law (source.go). Runs shorter than about
+// packet length × cap cycles never reach the cap. Sizes are checked before anything is
+// allocated, against the engine's limits and the machine's memory (limits.go).
+//
 // Flit timing is exact: flits move one per cycle through per-VC counters, and credits
 // and arrivals are events on a timing wheel. Bookkeeping is per packet: routing and
 // allocation happen once per packet per hop, and there is no allocation per flit or per

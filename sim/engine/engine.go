@@ -23,6 +23,10 @@ type Config struct {
 	Pattern  traffic.Pattern
 	Sizes    traffic.Sizes // zero: one packet per message
 	Params   Params
+	// MemoryLimit refuses a run whose estimated footprint exceeds it, in bytes: 0 is the
+	// memory this process may use (the machine's, or its cgroup's), a negative value
+	// skips the check. It does not change results.
+	MemoryLimit int64
 }
 
 // Event codes on the timing wheel: the top three bits are the kind, the rest an id.
@@ -137,15 +141,14 @@ type Engine struct {
 	queue   []qEntry
 
 	// Per terminal (NIC).
-	nicHead, nicTail []int32 // source queue of packets
-	nicQueued        []int32 // packets in the source queue
-	nicSending       []int32 // flit level: packet being injected, or -1
-	nicSent          []uint32
-	nicBusy          []int64 // packet level: the NIC is sending until this cycle
-	nicVC            []int32
-	nicActive        []bool
-	nicRR            []int8
-	nicList          []int32
+	src        sources
+	nicSending []int32 // flit level: packet being injected, or -1
+	nicSent    []uint32
+	nicBusy    []int64 // packet level: the NIC is sending until this cycle
+	nicVC      []int32
+	nicActive  []bool
+	nicRR      []int8
+	nicList    []int32
 
 	pk       []packet
 	freePk   int32
@@ -192,27 +195,18 @@ type request struct {
 }
 
 // New builds an engine for a run. It validates every parameter and returns a clear
-// error for impossible combinations.
+// error for impossible combinations, before allocating anything.
 func New(cfg Config) (*Engine, error) {
-	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil {
-		return nil, fmt.Errorf("engine: a network, a routing function and a traffic pattern are required")
-	}
-	p := cfg.Params.withDefaults()
-	if err := p.validate(); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	if err := p.resolveBuffers(cfg.Routing); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+	p, inj, err := cfg.check()
+	if err != nil {
+		return nil, err
 	}
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
 	e.packetLevel = p.Switching == CutThrough
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
-	var err error
-	if e.inj, err = traffic.NewInjection(p.Load, e.size, p.PacketFlits); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
+	e.inj = inj
 	e.layout()
 	if p.Switching == Wormhole {
 		e.initWormhole()
@@ -224,6 +218,35 @@ func New(cfg Config) (*Engine, error) {
 		e.gen.add(int32(t), e.nextGen(-1), 0)
 	}
 	return e, nil
+}
+
+// Check checks a run's configuration as New does, without allocating the engine.
+func Check(cfg Config) error {
+	_, _, err := cfg.check()
+	return err
+}
+
+// check validates the configuration and returns the parameters in force (defaults
+// filled, buffers resolved) and the injection process.
+func (cfg Config) check() (Params, traffic.Injection, error) {
+	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil {
+		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern are required")
+	}
+	p := cfg.Params.withDefaults()
+	if err := p.validate(); err != nil {
+		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
+	if err := p.resolveBuffers(cfg.Routing); err != nil {
+		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
+	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.PacketFlits)
+	if err != nil {
+		return p, inj, fmt.Errorf("engine: %w", err)
+	}
+	if err := checkFits(cfg.Net.String(), cfg.Net.Size(), p, cfg.MemoryLimit); err != nil {
+		return p, inj, fmt.Errorf("engine: %w", err)
+	}
+	return p, inj, nil
 }
 
 // layout allocates the flat state arrays.
@@ -274,17 +297,15 @@ func (e *Engine) layout() {
 	e.queue = make([]qEntry, qtotal)
 
 	nt := net.Terminals()
-	e.nicHead = make([]int32, nt)
-	e.nicTail = make([]int32, nt)
-	e.nicQueued = make([]int32, nt)
+	e.src.init(nt, p.Seed)
 	e.nicSending = make([]int32, nt)
 	e.nicSent = make([]uint32, nt)
 	e.nicBusy = make([]int64, nt)
 	e.nicVC = make([]int32, nt)
 	e.nicActive = make([]bool, nt)
 	e.nicRR = make([]int8, nt)
-	for t := range e.nicHead {
-		e.nicHead[t], e.nicTail[t], e.nicSending[t] = -1, -1, -1
+	for t := range e.nicSending {
+		e.nicSending[t] = -1
 	}
 
 	// The wheel must reach the furthest event: a head's arrival plus routing delay,
@@ -354,7 +375,7 @@ func (e *Engine) nextGen(after int64) int64 {
 // Run simulates Warmup + Measure cycles, or until a deadlock or ctx's cancellation.
 func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	start := time.Now()
-	end := e.p.Warmup + e.p.Measure
+	end := e.m.end
 	for e.now < end {
 		if e.now&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -370,6 +391,7 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	e.countLazy(min(e.now, end))
 	return e.result(time.Since(start)), nil
 }
 
@@ -420,8 +442,9 @@ func (e *Engine) Step() {
 
 	// 2. New messages, then NIC injection.
 	for _, pe := range e.gen.due(t) {
-		e.generate(int(pe))
-		e.gen.add(pe, e.nextGen(t), t)
+		if e.generate(int(pe)) {
+			e.gen.add(pe, e.nextGen(t), t)
+		}
 	}
 	e.inject()
 
@@ -515,39 +538,12 @@ func (e *Engine) newMessage() int32 {
 	return int32(len(e.msgs) - 1)
 }
 
-// generate makes a message at PE src and queues its packets at the NIC.
-func (e *Engine) generate(src int) {
-	dst := e.pat.Dest(src, e.rng)
-	if dst < 0 || dst == src {
-		return
-	}
-	n := e.size.Sample(e.rng)
-	mi := e.newMessage()
-	e.msgs[mi] = message{gen: e.now, remaining: int32(n), next: -1}
-	for i := 0; i < n; i++ {
-		pi := e.newPacket()
-		e.pk[pi] = packet{src: int32(src), dst: int32(dst), next: -1, msg: mi, gen: e.now}
-		if e.nicTail[src] >= 0 {
-			e.pk[e.nicTail[src]].next = pi
-		} else {
-			e.nicHead[src] = pi
-		}
-		e.nicTail[src] = pi
-		e.nicQueued[src]++
-	}
-	e.m.generated(e, n)
-	if !e.nicActive[src] {
-		e.nicActive[src] = true
-		e.nicList = append(e.nicList, int32(src))
-	}
-}
-
 // inject moves one flit from every NIC that has a packet to send and room for it.
 func (e *Engine) inject() {
 	for i := 0; i < len(e.nicList); {
 		t := e.nicList[i]
 		if e.packetLevel {
-			if e.nicBusy[t] <= e.now && !e.startInjection(t) && e.nicHead[t] < 0 {
+			if e.nicBusy[t] <= e.now && !e.startInjection(t) && e.src.n[t] == 0 {
 				e.nicActive[t] = false
 				last := len(e.nicList) - 1
 				e.nicList[i] = e.nicList[last]
@@ -558,7 +554,7 @@ func (e *Engine) inject() {
 			continue
 		}
 		if e.nicSending[t] < 0 && !e.startInjection(t) {
-			if e.nicHead[t] < 0 { // nothing left to send
+			if e.src.n[t] == 0 { // nothing left to send
 				e.nicActive[t] = false
 				last := len(e.nicList) - 1
 				e.nicList[i] = e.nicList[last]
@@ -594,8 +590,7 @@ func (e *Engine) inject() {
 
 // startInjection picks the terminal-port VC for the NIC's next packet.
 func (e *Engine) startInjection(t int32) bool {
-	pi := e.nicHead[t]
-	if pi < 0 {
+	if e.src.n[t] == 0 {
 		return false
 	}
 	at := e.net.Attachment(int(t))
@@ -613,11 +608,7 @@ func (e *Engine) startInjection(t int32) bool {
 			continue
 		}
 		e.nicRR[t] = int8((v + 1) % n)
-		e.nicHead[t] = e.pk[pi].next
-		if e.nicHead[t] < 0 {
-			e.nicTail[t] = -1
-		}
-		e.nicQueued[t]--
+		pi := e.nextPacket(int(t))
 		if !e.packetLevel {
 			e.nicSending[t], e.nicSent[t], e.nicVC[t] = pi, 0, ivc
 			return true

@@ -49,6 +49,7 @@ func TestInvariantsEveryCycle(t *testing.T) {
 		{"torus:4x4", routing.SchemeVC, CutThrough, 0.3},
 		{"torus:4x4", routing.SchemeBubble, CutThrough, 0.9},
 		{"mesh:4x3@2", routing.SchemeVC, Wormhole, 0.4},
+		{"torus:4x4", routing.SchemeVC, Wormhole, 0.9}, // two VCs of one injection port want one output VC
 		{"twin:3x3x3/D", routing.SchemeBubble, CutThrough, 0.8},
 		{"twin:4x4x2/A", routing.SchemeVC, CutThrough, 0.8},
 		{"twin:4x4x2/A", routing.SchemeVC, Wormhole, 0.8},
@@ -58,6 +59,9 @@ func TestInvariantsEveryCycle(t *testing.T) {
 		p.Switching = c.sw
 		if c.sw == Wormhole {
 			p.External, p.Terminal, p.Internal = Buffer{4, 6}, Buffer{4, 6}, Buffer{8, 6}
+			if c.spec == "torus:4x4" {
+				p.Terminal = Buffer{2, 6}
+			}
 		}
 		e := newRun(t, c.spec, c.scheme, "uniform", p)
 		e.packetLevel = false // every flit is visible to check

@@ -160,19 +160,37 @@ func (p *Params) resolveBuffers(rt routing.Func) error {
 	if s, ok := rt.(interface{ Scheme() routing.Scheme }); ok {
 		scheme = s.Scheme()
 	}
+	return p.fillBuffers(scheme, rt.VCs, rt.Name())
+}
+
+// fillBuffers fills the default buffers for a scheme whose routing needs needs(kind)
+// VCs on each port class, and checks every buffer: its VC count and flits within what
+// the engine holds, enough VCs for the routing (named rtName), room for a packet
+// under virtual cut-through (two under bubble flow control).
+func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind) int, rtName string) error {
 	for _, c := range []struct {
 		kind topology.PortKind
 		buf  *Buffer
 	}{{topology.Terminal, &p.Terminal}, {topology.External, &p.External}, {topology.Internal, &p.Internal}} {
-		need := rt.VCs(c.kind)
+		need := needs(c.kind)
 		if *c.buf == (Buffer{}) {
 			*c.buf = DefaultBuffer(c.kind, need, scheme, p.PortFlits)
+			if c.buf.Flits < 1 {
+				return fmt.Errorf("%s ports: %d flits per port split among %d VCs leave VCs of 0 flits; accepted are at least %d flits per port (port_flits), or explicit buffers", c.kind, p.PortFlits, c.buf.VCs, c.buf.VCs)
+			}
 		}
-		if c.buf.VCs < need {
-			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, c.buf.VCs, rt.Name(), need)
+		b := *c.buf
+		if b.VCs < 1 || b.VCs > MaxVCs || b.Flits < 1 || b.Flits > MaxVCFlits {
+			return fmt.Errorf("%s buffer %dx%d: accepted are 1 to %d VCs of 1 to %d flits", c.kind, b.VCs, b.Flits, MaxVCs, MaxVCFlits)
 		}
-		if p.Switching == CutThrough && c.buf.Flits < p.PacketFlits {
-			return fmt.Errorf("%s VCs of %d flits cannot hold a %d-flit packet under virtual cut-through", c.kind, c.buf.Flits, p.PacketFlits)
+		if b.Flits/p.PacketFlits+2 > maxQueuedPackets {
+			return fmt.Errorf("%s VCs of %d flits hold %d packets of %d flit(s); accepted are at most %d packets per VC", c.kind, b.Flits, b.Flits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+		}
+		if b.VCs < need {
+			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, b.VCs, rtName, need)
+		}
+		if p.Switching == CutThrough && b.Flits < p.PacketFlits {
+			return fmt.Errorf("%s VCs of %d flits cannot hold a %d-flit packet under virtual cut-through", c.kind, b.Flits, p.PacketFlits)
 		}
 	}
 	if scheme == routing.SchemeBubble {
@@ -203,10 +221,14 @@ func (p *Params) validate() error {
 		return fmt.Errorf("internal link latency %d: accepted are 1 to 1000 cycles", p.InternalLatency)
 	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
+	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:
+		return fmt.Errorf("%d flits per port: accepted are 1 to %d", p.PortFlits, MaxPortFlits)
 	case p.Load < 0:
 		return fmt.Errorf("offered load %g: it must be at least 0 flits/cycle/PE", p.Load)
 	case p.Warmup < 0 || p.Measure < 1:
 		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
+	case p.Warmup > MaxCycles || p.Measure > MaxCycles-p.Warmup:
+		return fmt.Errorf("warm-up %d + measurement %d cycles: accepted are at most %d cycles in all", p.Warmup, p.Measure, int64(MaxCycles))
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
@@ -219,4 +241,11 @@ func (p *Params) validate() error {
 // not for changes that keep results bit for bit (speed-ups, refactorings). The golden
 // test (TestGoldenResults) fails on any change of results, to force the decision.
 // Stored experiment results carry it, so a new version recomputes them.
-const ModelVersion = 1
+//
+// Version 2 (issue 9): a wormhole output VC goes to one packet (two VCs of one input
+// port could both win it, which changed wormhole runs whose injection port has more
+// than one VC), and a source queue at its cap draws its traffic lazily (same law,
+// other draws: runs shorter than about packet flits × the cap in cycles are
+// unchanged). Virtual cut-through runs below the cap give the same results as under
+// version 1, bit for bit.
+const ModelVersion = 2

@@ -104,7 +104,7 @@ type meter struct {
 	delFlits, delPackets int64
 	hops                 int64
 	flitHops             int64 // whole run
-	genAll, ejectAll     int64 // flits generated and ejected, whole run
+	genAll, ejectAll     int64 // flits queued at the sources and ejected, whole run
 	netLat, e2eLat       Histogram
 	msgLat               Histogram
 	chanFlits            []int64 // per output port, window only
@@ -117,11 +117,11 @@ func (m *meter) init(e *Engine) {
 
 func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }
 
-func (m *meter) generated(e *Engine, packets int) {
-	m.genAll += int64(packets) * int64(e.L)
-	if m.in(e.now) {
+// generated counts a message of the given packets generated at cycle t.
+func (m *meter) generated(t int64, packets int, L uint32) {
+	if m.in(t) {
 		m.genPackets += int64(packets)
-		m.genFlits += int64(packets) * int64(e.L)
+		m.genFlits += int64(packets) * int64(L)
 	}
 }
 

@@ -86,16 +86,7 @@ func (e *Engine) allocateWormhole(s int) {
 	}
 	reqs := e.req[:nreq]
 	for i, r := range reqs {
-		// The request wins its output VC if no request before it in the output port's
-		// round-robin order wants the same VC.
-		won := true
-		for j, o := range reqs {
-			if j != i && o.out == r.out && o.cand.VC == r.cand.VC && e.rrBefore(base+int(r.out), o.in, r.in, np) {
-				won = false
-				break
-			}
-		}
-		if !won {
+		if !e.winsOutputVC(base, np, reqs, i) {
 			blocked = true
 			continue
 		}
@@ -120,6 +111,31 @@ func (e *Engine) allocateWormhole(s int) {
 	if blocked {
 		e.relist(int32(s))
 	}
+}
+
+// winsOutputVC reports whether request i of switch s (ports from base, np of them) wins
+// its output VC: no other request for the same output VC comes before it, in the
+// output port's round-robin order over input ports or, for two VCs of one input port,
+// in that port's round-robin order over its VCs. Each output VC must go to exactly one
+// packet. Several VCs of one input port can want the same output VC (a NIC spreads its
+// packets over every VC of its injection port, which all route alike), and if two of
+// them won it their flits would interleave in one downstream VC, where the engine
+// counts flits, not their owners: a packet would be deemed complete with another's
+// flits, delivered, and its id reused while still queued upstream, so packets ended up
+// in VCs off their route and the dateline classes no longer held (issue 9).
+func (e *Engine) winsOutputVC(base, np int, reqs []request, i int) bool {
+	r := reqs[i]
+	eject := e.ports[base+int(r.out)].down < 0 // an ejection port is one output "VC"
+	for j, o := range reqs {
+		if j == i || o.out != r.out || !eject && o.cand.VC != r.cand.VC {
+			continue
+		}
+		if o.in == r.in && vcBefore(&e.ports[base+int(r.in)], o.ivc, r.ivc) ||
+			o.in != r.in && e.rrBefore(base+int(r.out), o.in, r.in, np) {
+			return false
+		}
+	}
+	return true
 }
 
 // routeHead is the candidate of the head of ivc: the deterministic route, or the

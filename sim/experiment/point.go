@@ -45,19 +45,50 @@ func ParseTie(s string) (routing.Tie, error) {
 	return 0, fmt.Errorf("unknown tie rule %q: accepted are plus and minus", s)
 }
 
-// Build checks the point and makes its engine.
-func (p Point) Build() (*engine.Engine, error) {
-	net, err := topology.New(p.Topology)
+// Build checks the point and makes its engine. A run too big for the engine or for
+// this machine's memory is refused before its network is built.
+func (p Point) Build() (*engine.Engine, error) { return p.BuildLimited(0) }
+
+// BuildLimited is Build with a memory limit for the run's estimated footprint, as
+// engine.Config.MemoryLimit: 0 is this machine's memory, a negative value no limit.
+func (p Point) BuildLimited(memoryLimit int64) (*engine.Engine, error) {
+	cfg, err := p.config(memoryLimit)
 	if err != nil {
 		return nil, err
+	}
+	return engine.New(cfg)
+}
+
+// Check checks the point as Build does, without allocating the engine.
+func (p Point) Check() error {
+	cfg, err := p.config(0)
+	if err != nil {
+		return err
+	}
+	return engine.Check(cfg)
+}
+
+// config checks the point and makes what its engine is built from.
+func (p Point) config(memoryLimit int64) (engine.Config, error) {
+	var cfg engine.Config
+	spec, err := topology.Parse(p.Topology)
+	if err != nil {
+		return cfg, err
 	}
 	scheme, err := routing.ParseScheme(p.Deadlock)
 	if err != nil {
-		return nil, err
+		return cfg, err
+	}
+	if err := engine.CheckSize(spec, p.Params, scheme, memoryLimit); err != nil {
+		return cfg, err
+	}
+	net, err := topology.Build(spec)
+	if err != nil {
+		return cfg, err
 	}
 	tie, err := ParseTie(p.Tie)
 	if err != nil {
-		return nil, err
+		return cfg, err
 	}
 	name := p.Routing
 	if name == "" {
@@ -65,15 +96,15 @@ func (p Point) Build() (*engine.Engine, error) {
 	}
 	rt, err := routing.New(name, net, scheme, tie)
 	if err != nil {
-		return nil, err
+		return cfg, err
 	}
 	if def, _, _ := routing.LookupRouting(name); def.Checked && scheme == routing.SchemeNone {
 		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
-			return nil, err
+			return cfg, err
 		}
 	}
-	return p.engine(net, rt)
+	return p.engineConfig(net, rt, memoryLimit)
 }
 
 // BuildWith makes the point's engine on a network and a routing of the caller's (a
@@ -89,7 +120,11 @@ func (p Point) BuildWith(net *topology.Network, rt routing.Func) (*engine.Engine
 			return nil, err
 		}
 	}
-	return p.engine(net, rt)
+	cfg, err := p.engineConfig(net, rt, 0)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(cfg)
 }
 
 // RunWith builds the point's engine with BuildWith and runs it.
@@ -101,19 +136,20 @@ func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Fu
 	return e.Run(ctx)
 }
 
-// engine makes the point's engine on a network and routing.
-func (p Point) engine(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
+// engineConfig makes what the point's engine is built from, on a network and routing.
+func (p Point) engineConfig(net *topology.Network, rt routing.Func, memoryLimit int64) (engine.Config, error) {
+	var cfg engine.Config
 	pat, err := traffic.ParsePattern(p.Traffic, net)
 	if err != nil {
-		return nil, err
+		return cfg, err
 	}
 	var sizes traffic.Sizes
 	if strings.TrimSpace(p.Sizes) != "" {
 		if sizes, err = traffic.ParseSizes(p.Sizes); err != nil {
-			return nil, err
+			return cfg, err
 		}
 	}
-	return engine.New(engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params})
+	return engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params, MemoryLimit: memoryLimit}, nil
 }
 
 // Run builds and runs the point.

@@ -176,7 +176,7 @@ func (s Spec) Curves() ([]Curve, error) {
 	}
 	nets := make([]*topology.Network, len(s.Topologies))
 	for i, t := range s.Topologies {
-		net, err := topology.New(t)
+		net, err := s.network(t)
 		if err != nil {
 			return nil, s.errAt(item("topologies", i), err)
 		}
@@ -266,7 +266,7 @@ func (s Spec) Curves() ([]Curve, error) {
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
 							}
-							if _, err := p.Build(); err != nil {
+							if err := p.Check(); err != nil {
 								where := "engine"
 								if !s.has(where) {
 									where = item("deadlock", di)
@@ -286,6 +286,21 @@ func (s Spec) Curves() ([]Curve, error) {
 		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.Loads.Values), s.Seeds, MaxJobs))
 	}
 	return curves, nil
+}
+
+// network builds a topology of the spec, unless a run on it could not fit in the
+// engine or this machine's memory whatever its scheme: that is refused first.
+func (s Spec) network(topo string) (*topology.Network, error) {
+	spec, err := topology.Parse(topo)
+	if err != nil {
+		return nil, err
+	}
+	// Other errors of the engine's parameters are reported with each curve.
+	var size *engine.SizeError
+	if err := engine.CheckSize(spec, s.Engine, routing.SchemeNone, 0); errors.As(err, &size) {
+		return nil, size
+	}
+	return topology.Build(spec)
 }
 
 // checkScalars checks what needs no network: seeds, metrics and the load axis.

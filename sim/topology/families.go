@@ -30,6 +30,10 @@ type FamilyDef struct {
 	// Routing is the routing the family's papers use (a routing.Routings name), or ""
 	// when routing.Default should pick one that fits the network.
 	Routing string
+	// Size counts the network of a spec that Parse returned without building it, so
+	// that a run too big for the machine is refused before anything is allocated; nil
+	// when the size is known only once the network is built (files).
+	Size func(Spec) Size
 	// Variants lists the configurations of a spec's shape that `twintorus configs`
 	// ranks, in canonical order, or is nil when the family has none.
 	Variants func(Spec) ([]Spec, error)

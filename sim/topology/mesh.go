@@ -10,6 +10,7 @@ func meshFamily() FamilyDef {
 		Examples: []string{"mesh:8x8"},
 		Parse:    func(body string) (Spec, error) { return parseGridPEs(FamilyMesh, body) },
 		Format:   formatGridPEs,
+		Size:     gridSize,
 		Build: func(s Spec) (*Network, error) {
 			return gridNet(s, max(s.PEs, 1), 0, false, true)
 		},

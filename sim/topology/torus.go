@@ -12,6 +12,7 @@ func torusFamily() FamilyDef {
 		Examples: []string{"torus:16x8", "torus:8x8x8@2"},
 		Parse:    func(body string) (Spec, error) { return parseGridPEs(FamilyTorus, body) },
 		Format:   formatGridPEs,
+		Size:     gridSize,
 		Build: func(s Spec) (*Network, error) {
 			return gridNet(s, max(s.PEs, 1), 0, false, false)
 		},

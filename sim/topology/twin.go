@@ -18,6 +18,7 @@ func twinFamily() FamilyDef {
 			"twin:4x4x4x4/d0+,d0-,d1+,d1-"},
 		Parse:  parseTwin,
 		Format: func(s Spec) string { return formatShape(s.Radix) + "/" + s.Config },
+		Size:   gridSize,
 		Build: func(s Spec) (*Network, error) {
 			c, err := s.TwinConfig()
 			if err != nil {
