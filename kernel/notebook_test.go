@@ -11,7 +11,7 @@ import (
 
 const jupyter = "/usr/bin/jupyter"
 
-// notebookEnv builds gonb and goimports, installs the kernelspec for this checkout
+// notebookEnv builds gonb, goimports, gopls and twintorus (the relay), installs the kernelspec for this checkout
 // into a private Jupyter data dir, and returns the environment for the harness:
 // the user's own kernelspec is left alone, and GOPROXY=off proves cells build offline.
 func notebookEnv(t *testing.T) []string {
@@ -27,6 +27,8 @@ func notebookEnv(t *testing.T) []string {
 	for _, tool := range []struct{ out, pkg string }{
 		{"gonb", "github.com/janpfeifer/gonb"},
 		{"goimports", "golang.org/x/tools/cmd/goimports"},
+		{"gopls", "golang.org/x/tools/gopls"},
+		{"twintorus", "./cmd/twintorus"},
 	} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, tool.out), tool.pkg)
 		cmd.Dir = root
@@ -35,7 +37,7 @@ func notebookEnv(t *testing.T) []string {
 		}
 	}
 	data := t.TempDir()
-	if _, err := Install(InstallOptions{Root: root, Gonb: filepath.Join(bin, "gonb"), DataDir: data}); err != nil {
+	if _, err := Install(InstallOptions{Root: root, Gonb: filepath.Join(bin, "gonb"), Relay: filepath.Join(bin, "twintorus"), DataDir: data}); err != nil {
 		t.Fatal(err)
 	}
 	return append(os.Environ(), "JUPYTER_DATA_DIR="+data, "GOPROXY=off", "QUICK=1")

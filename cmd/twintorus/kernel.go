@@ -17,7 +17,7 @@ func newKernelCmd() *cobra.Command {
 		Use:   "kernel",
 		Short: "Manage the Jupyter notebook kernel",
 	}
-	cmd.AddCommand(newKernelInstallCmd())
+	cmd.AddCommand(newKernelInstallCmd(), newKernelRelayCmd())
 	return cmd
 }
 
