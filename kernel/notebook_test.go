@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,15 +56,57 @@ func runNotebooks(t *testing.T, env []string, args ...string) (string, error) {
 
 type notebook struct {
 	Cells []struct {
-		ID      string `json:"id"`
-		Type    string `json:"cell_type"`
-		Outputs []struct {
-			Type  string              `json:"output_type"`
-			Text  []string            `json:"text"`
-			Data  map[string][]string `json:"data"`
-			Ename string              `json:"ename"`
-		} `json:"outputs"`
+		ID      string   `json:"id"`
+		Type    string   `json:"cell_type"`
+		Outputs []output `json:"outputs"`
 	} `json:"cells"`
+}
+
+type output struct {
+	Type  string         `json:"output_type"`
+	Text  multiline      `json:"text"`
+	Data  map[string]any `json:"data"`
+	Ename string         `json:"ename"`
+}
+
+// multiline is nbformat's text: a string, or a list of lines.
+type multiline string
+
+func (m *multiline) UnmarshalJSON(b []byte) error {
+	var lines []string
+	if err := json.Unmarshal(b, &lines); err == nil {
+		*m = multiline(strings.Join(lines, ""))
+		return nil
+	}
+	var s string
+	err := json.Unmarshal(b, &s)
+	*m = multiline(s)
+	return err
+}
+
+// data is one MIME type's content of an output, as text.
+func (o output) data(mime string) string {
+	switch v := o.Data[mime].(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, l := range v {
+			b.WriteString(fmt.Sprint(l))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// cell returns a cell's outputs by id.
+func (nb notebook) cell(id string) []output {
+	for _, c := range nb.Cells {
+		if c.ID == id {
+			return c.Outputs
+		}
+	}
+	return nil
 }
 
 // outputs returns each code cell's outputs as one string, by cell id.
@@ -73,9 +116,9 @@ func (nb notebook) outputs() map[string]string {
 		var b strings.Builder
 		for _, o := range c.Outputs {
 			b.WriteString("[" + o.Type + "]" + o.Ename + "\n")
-			b.WriteString(strings.Join(o.Text, ""))
-			for _, lines := range o.Data {
-				b.WriteString(strings.Join(lines, ""))
+			b.WriteString(string(o.Text))
+			for mime := range o.Data {
+				b.WriteString(o.data(mime))
 			}
 		}
 		m[c.ID] = b.String()
@@ -120,6 +163,34 @@ func TestSmokeNotebook(t *testing.T) {
 	}
 	if strings.Count(got["progress"], "[display_data]") != 1 {
 		t.Errorf("progress cell should hold one display (the updated bar):\n%s", got["progress"])
+	}
+	// Lines printed between tables stay between them.
+	var order []string
+	for _, o := range nb.cell("order") {
+		if o.Type == "stream" {
+			order = append(order, strings.TrimSpace(string(o.Text)))
+		} else {
+			order = append(order, "table "+strings.TrimSuffix(strings.TrimPrefix(o.data("text/html"),
+				`<table class="twintorus-table"><thead><tr><th>table</th></tr></thead><tbody><tr><td>`), "</td></tr></tbody></table>"))
+		}
+	}
+	var want []string
+	for i := 0; i < 20; i++ {
+		want = append(want, fmt.Sprintf("line %d", i), fmt.Sprintf("table %d", i))
+	}
+	if strings.Join(order, "|") != strings.Join(want, "|") {
+		t.Errorf("outputs out of program order:\n got %q\nwant %q", order, want)
+	}
+	// The chart shown as the program exits arrives whole, with the ECharts script (the
+	// kernel's first chart) and its static figure for front ends without scripts.
+	chart := nb.cell("chart")
+	if len(chart) != 1 {
+		t.Fatalf("chart cell has %d outputs, want 1", len(chart))
+	}
+	html := chart[0].data("text/html")
+	if !strings.Contains(html, "window.twintorusCharts = [];") || !strings.Contains(html, `class="twintorus-chart"`) ||
+		!strings.HasSuffix(strings.TrimSpace(html), "</script>") || !strings.HasPrefix(chart[0].data("image/png"), "iVBORw0KGgo") {
+		t.Errorf("chart output incomplete: %d bytes of HTML ending %q, PNG %q...", len(html), html[max(0, len(html)-80):], chart[0].data("image/png")[:min(12, len(chart[0].data("image/png")))])
 	}
 }
 

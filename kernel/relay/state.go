@@ -38,6 +38,7 @@ type execution struct {
 	exit        string   // gonb's exit line for the program, "" while none
 	line        string   // the program's stderr since its last newline
 	cause       string   // the first panic or fatal error line on stderr
+	last        string   // the last non-empty line on stderr
 	reply, idle *Message // held until both have arrived
 }
 
@@ -236,7 +237,8 @@ func (s *State) abort(e *execution) []Send {
 	return out
 }
 
-// scan reads the program's stderr line by line for the first panic or fatal error.
+// scan reads the program's stderr line by line for the first panic or fatal error,
+// and its last line (what log.Fatal wrote, say).
 func (e *execution) scan(text string) {
 	if e.cause != "" {
 		return
@@ -249,6 +251,9 @@ func (e *execution) scan(text string) {
 		}
 		line := strings.TrimSpace(e.line[:i])
 		e.line = e.line[i+1:]
+		if line != "" {
+			e.last = line
+		}
 		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
 			e.cause, e.line = line, ""
 			return
@@ -259,10 +264,14 @@ func (e *execution) scan(text string) {
 	}
 }
 
-// failure describes a failed program: its panic or fatal error, and its exit.
+// failure describes a failed program: its panic or fatal error, else its last line
+// on stderr, and its exit.
 func (e *execution) failure() string {
-	if e.cause != "" {
+	switch {
+	case e.cause != "":
 		return e.cause + " (" + e.exit + ")"
+	case e.last != "":
+		return e.last + " (" + e.exit + ")"
 	}
 	return "the cell's program ended with " + e.exit
 }

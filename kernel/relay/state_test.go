@@ -156,11 +156,25 @@ func TestFailureWithoutStopOnErrorRunsTheNext(t *testing.T) {
 	out := s.GonbIOPub(status(t, "e1", "idle"))
 	expect(t, "interrupted", out, "client iopub:error:e1", "client shell:execute_reply:e1:error", "client iopub:status:e1:idle",
 		"gonb shell:execute_request:")
-	if !strings.Contains(string(out[0].Msg.Content), "ended with signal: interrupt") {
+	if !strings.Contains(string(out[0].Msg.Content), `"the cell's program ended with signal: interrupt"`) {
 		t.Errorf("error output: %s", out[0].Msg.Content)
 	}
 	if s.Running() != "e2" {
 		t.Errorf("running %q, want e2", s.Running())
+	}
+}
+
+// A program that exits non-zero after printing its reason has that reason as the
+// error's value.
+func TestExitAfterMessage(t *testing.T) {
+	s := NewState(testKey)
+	s.ClientRequest(execute(t, "e1", true))
+	s.GonbIOPub(stream(t, "e1", "stderr", "2026/01/01 loading: no such file\n\n"))
+	s.GonbIOPub(stream(t, "e1", "stderr", "exit status 1\n"))
+	s.GonbReply(reply(t, "e1", "ok", 1))
+	out := s.GonbIOPub(status(t, "e1", "idle"))
+	if len(out) != 3 || !strings.Contains(string(out[0].Msg.Content), `"2026/01/01 loading: no such file (exit status 1)"`) {
+		t.Errorf("error output: %s", out[0].Msg.Content)
 	}
 }
 
