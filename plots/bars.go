@@ -41,6 +41,7 @@ func (p BarPlot) Figure() (*Figure, error) {
 		entries = append(entries, entry{g.Name, []plot.Thumbnailer{b.styles[i]}})
 	}
 	pl.Add(b)
+	padRange(&pl.Y, axisMargin) // bars start at zero, which stays the axis' end
 	f := &Figure{plot: pl}
 	f.setLegend(p.Legend, entries)
 	return f, nil

@@ -112,6 +112,23 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	}
 	obj["color"] = colors
 	obj["toolbox"] = toolbox(kind == "line")
+	// Tooltips stay inside the chart: near the right edge of a notebook
+	// cell they would otherwise be cut off by the output area.
+	if tt, ok := obj["tooltip"].(map[string]interface{}); ok {
+		tt["confine"] = true
+	} else if obj["tooltip"] != nil {
+		obj["tooltip"] = mergeMap(obj["tooltip"], map[string]interface{}{"confine": true})
+	}
+	// Clicking a legend entry hides its curve (ECharts' default); with many
+	// curves, "all" and "invert" buttons above the legend help compare two.
+	if obj["legend"] != nil {
+		lg := mergeMap(obj["legend"], nil)
+		if lg["show"] == true && lg["orient"] == "vertical" {
+			lg["selector"] = []map[string]string{{"type": "all", "title": "all"}, {"type": "inverse", "title": "invert"}}
+			lg["selectorPosition"] = "start"
+		}
+		obj["legend"] = lg
+	}
 	if edit != nil {
 		edit(obj)
 	}
@@ -132,6 +149,19 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 		height: height,
 		option: option,
 	}, nil
+}
+
+// mergeMap returns v (a struct or map, as go-echarts keeps options) as a map
+// with extra's keys added.
+func mergeMap(v interface{}, extra map[string]interface{}) map[string]interface{} {
+	m := map[string]interface{}{}
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	for k, x := range extra {
+		m[k] = x
+	}
+	return m
 }
 
 // encode writes v as JSON, leaving <, > and & alone (scriptSafe deals
@@ -207,6 +237,7 @@ func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
 	case LegendInside:
 		return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Left: "100", Top: "70"}, 30
 	}
+
 	widest := 0
 	for _, n := range names {
 		widest = max(widest, len([]rune(n)))
