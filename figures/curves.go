@@ -11,8 +11,9 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// Load is the pseudo-metric "offered load" (the summaries' load axis) for Curves.
-const Load = "load"
+// Load is the pseudo-metric "offered load" (the summaries' load axis) for Curves and
+// Plot.
+const Load experiment.MetricName = "load"
 
 // CurveOptions choose and label the curves of a figure.
 type CurveOptions struct {
@@ -30,7 +31,7 @@ type CurveOptions struct {
 // Curves makes one series per curve of the summaries: metric y against metric x (Load
 // for the offered load), each point with the 95 % confidence intervals of both means.
 // Curves keep the order of their first summary; points go by load.
-func Curves(sums []experiment.Summary, x, y string, o CurveOptions) ([]plots.Series, error) {
+func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOptions) ([]plots.Series, error) {
 	var keys []string
 	byKey := map[string][]experiment.Summary{}
 	for _, s := range sums {
@@ -79,11 +80,11 @@ func Curves(sums []experiment.Summary, x, y string, o CurveOptions) ([]plots.Ser
 	return out, nil
 }
 
-func estimate(s experiment.Summary, metric string) (experiment.Estimate, error) {
+func estimate(s experiment.Summary, metric experiment.MetricName) (experiment.Estimate, error) {
 	if metric == Load {
 		return experiment.Estimate{N: s.N, Mean: s.Load, Low: math.NaN(), High: math.NaN()}, nil
 	}
-	e, ok := s.Estimates[metric]
+	e, ok := s.Estimate(metric)
 	if !ok {
 		var have []string
 		for m := range s.Estimates {

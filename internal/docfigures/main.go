@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/twintorus/twintorus/figures"
-	"github.com/twintorus/twintorus/plots"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -33,20 +32,13 @@ func draw(dir string) error {
 	if err != nil {
 		return err
 	}
-	series, err := figures.Curves(res.Summaries, "accepted", "latency_network_mean", figures.CurveOptions{
-		Keep: func(s experiment.Summary) bool {
-			return s.Point.Deadlock == "bubble" && (strings.Contains(s.Point.Topology, "4x4x4") || s.Point.Topology == "torus:16x8")
-		},
-		Name:        func(p experiment.Point) string { return figures.Network(p.Topology) },
-		Unsaturated: true,
-	})
+	lp, err := figures.Latency(res, figures.Deadlock("bubble"), figures.Only(func(s experiment.Summary) bool {
+		return strings.Contains(s.Point.Topology, "4x4x4") || s.Point.Topology == "torus:16x8"
+	}), figures.Title("3DT 4x4x4 (128 PEs), the ten configurations, uniform traffic, bubble"))
 	if err != nil {
 		return err
 	}
-	fig, err := plots.LinePlot{Options: plots.Options{
-		Title:  "3DT 4x4x4 (128 PEs), the ten configurations, uniform traffic, bubble",
-		XLabel: "accepted traffic (flits/cycle/PE)", YLabel: "network latency (cycles)",
-	}, Series: series}.Figure()
+	fig, err := lp.Figure()
 	if err != nil {
 		return err
 	}
