@@ -3,9 +3,9 @@ package figures
 import (
 	"bytes"
 	"cmp"
-	"math"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,6 +80,27 @@ func LoadResults(ctx context.Context, name string, mode Mode, progress func(done
 		return nil, err
 	}
 	return resultsOf(ctx, name, spec, mode, progress)
+}
+
+// LoadJoined loads several experiments in the same mode and joins them (Join): the
+// first's spec, every experiment's curves and loads.
+func LoadJoined(ctx context.Context, mode Mode, progress func(done, total int), names ...string) (*Results, error) {
+	var out *Results
+	for _, name := range names {
+		r, err := LoadResults(ctx, name, mode, progress)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = r
+		} else {
+			out = out.Join(r)
+		}
+	}
+	if out == nil {
+		return nil, fmt.Errorf("figures: no experiment named to load")
+	}
+	return out, nil
 }
 
 func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode, progress func(done, total int)) (*Results, error) {

@@ -14,7 +14,8 @@ import (
 // load, which shows what a scheme keeps past saturation:
 //
 //	kernel.Table(figures.SaturationTable(res))
-func SaturationTable(r *Results) (headers []string, rows [][]string) {
+func SaturationTable(src Summarized) (headers []string, rows [][]string) {
+	r := asResults(src)
 	headers = []string{"network", "PEs", "scheme", "saturation throughput", "at load", "accepted at the highest load"}
 	for _, sat := range r.Saturations {
 		var p experiment.Point
@@ -44,4 +45,13 @@ func PlusMinus(e experiment.Estimate, decimals int) string {
 		return fmt.Sprintf("%.*f ± %.*f", decimals, e.Mean, decimals, h)
 	}
 	return fmt.Sprintf("%.*f", decimals, e.Mean)
+}
+
+// asResults is src as Results, for the lookups: itself, or a cell's sweep wrapped.
+func asResults(src Summarized) *Results {
+	if r, ok := src.(*Results); ok {
+		return r
+	}
+	sums := src.Summaries()
+	return &Results{sums: sums, Saturations: experiment.SaturationsOf(sums)}
 }

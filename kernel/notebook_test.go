@@ -1,4 +1,4 @@
-package kernel
+package kernel_test
 
 import (
 	"encoding/json"
@@ -8,46 +8,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twintorus/twintorus/kernel/jupytertest"
 )
 
-const jupyter = "/usr/bin/jupyter"
-
-// notebookEnv builds gonb, goimports, gopls and twintorus (the relay), installs the kernelspec for this checkout
-// into a private Jupyter data dir, and returns the environment for the harness:
-// the user's own kernelspec is left alone, and GOPROXY=off proves cells build offline.
-func notebookEnv(t *testing.T) []string {
+// notebookEnv sets up a private Jupyter with the kernel of this checkout (package
+// jupytertest: the user's own kernelspec is left alone, and GOPROXY=off proves cells
+// build offline), and returns the environment for the notebook harness, in quick mode.
+func notebookEnv(t *testing.T) (env []string, root string) {
 	t.Helper()
-	if _, err := os.Stat(jupyter); err != nil {
-		t.Skip("Debian's Jupyter is not installed (" + jupyter + "): run scripts/setup.sh to run the notebook tests")
-	}
-	if testing.Short() {
-		t.Skip("executing notebooks is slow; skipped with -short")
-	}
-	root := moduleRoot(t)
-	bin := t.TempDir()
-	for _, tool := range []struct{ out, pkg string }{
-		{"gonb", "github.com/janpfeifer/gonb"},
-		{"goimports", "golang.org/x/tools/cmd/goimports"},
-		{"gopls", "golang.org/x/tools/gopls"},
-		{"twintorus", "./cmd/twintorus"},
-	} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, tool.out), tool.pkg)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", tool.pkg, err, out)
-		}
-	}
-	data := t.TempDir()
-	if _, err := Install(InstallOptions{Root: root, Gonb: filepath.Join(bin, "gonb"), Relay: filepath.Join(bin, "twintorus"), DataDir: data}); err != nil {
-		t.Fatal(err)
-	}
-	return append(os.Environ(), "JUPYTER_DATA_DIR="+data, "GOPROXY=off", "QUICK=1")
+	e := jupytertest.Setup(t)
+	return append(e.Vars, "QUICK=1"), e.Root
 }
 
 // runNotebooks runs scripts/run-notebooks.sh and returns its combined output.
-func runNotebooks(t *testing.T, env []string, args ...string) (string, error) {
+func runNotebooks(t *testing.T, env []string, root string, args ...string) (string, error) {
 	t.Helper()
-	root := moduleRoot(t)
 	cmd := exec.Command(filepath.Join(root, "scripts", "run-notebooks.sh"), args...)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
@@ -127,9 +103,9 @@ func (nb notebook) outputs() map[string]string {
 }
 
 func TestSmokeNotebook(t *testing.T) {
-	env := notebookEnv(t)
+	env, root := notebookEnv(t)
 	out := t.TempDir()
-	log, err := runNotebooks(t, env, "--out", out, filepath.Join("testdata", "smoke.ipynb"))
+	log, err := runNotebooks(t, env, root, "--out", out, filepath.Join("testdata", "smoke.ipynb"))
 	if err != nil {
 		t.Fatalf("run-notebooks: %v\n%s", err, log)
 	}
@@ -195,13 +171,14 @@ func TestSmokeNotebook(t *testing.T) {
 }
 
 // TestRunNotebooksFailsOnCellError checks both ways a cell fails: gonb rejects code
-// that does not compile (a cell error for nbconvert), and a cell program that panics
-// (only "exit status 2" on stderr in gonb v0.11.1, caught by the harness's own check).
+// that does not compile, and a cell program panics (which gonb v0.11.1 reports only
+// as "exit status 2" on stderr: the relay turns it into the cell's error).
 func TestRunNotebooksFailsOnCellError(t *testing.T) {
-	env := notebookEnv(t)
-	for name, c := range map[string]struct{ source, want string }{
-		"panic":   {`["%%\n", "panic(\"cell failed on purpose\")\n"]`, "cell failed on purpose"},
-		"compile": {`["%%\n", "x := undefinedName\n"]`, "undefined: undefinedName"},
+	env, root := notebookEnv(t)
+	for name, c := range map[string]struct{ source, want, ename string }{
+		"panic":   {`["%%\n", "panic(\"cell failed on purpose\")\n"]`, "panic: cell failed on purpose (exit status 2)", "CellFailed"},
+		"exit":    {`["%%\n", "fmt.Fprintln(os.Stderr, \"no results here\")\n", "os.Exit(3)\n"]`, "no results here (exit status 3)", "CellFailed"},
+		"compile": {`["%%\n", "x := undefinedName\n"]`, "undefined: undefinedName", "Error"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -213,11 +190,11 @@ func TestRunNotebooksFailsOnCellError(t *testing.T) {
 			if err := os.WriteFile(path, []byte(nb), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			log, err := runNotebooks(t, env, "--out", filepath.Join(dir, "out"), path)
+			log, err := runNotebooks(t, env, root, "--out", filepath.Join(dir, "out"), path)
 			if err == nil {
 				t.Fatalf("run-notebooks succeeded on a failing cell:\n%s", log)
 			}
-			if !strings.Contains(log, "FAILED "+path) || !strings.Contains(log, c.want) {
+			if !strings.Contains(log, "FAILED "+path) || !strings.Contains(log, c.want) || !strings.Contains(log, c.ename) {
 				t.Errorf("log does not name the failure (%q):\n%s", c.want, log)
 			}
 		})

@@ -149,8 +149,8 @@ func (f *Figure) draw(c draw.Canvas) {
 
 // Room per labelled tick, in points: about what matplotlib leaves.
 const (
-	xTickRoom = 55
-	yTickRoom = 32
+	xTickRoom = 50
+	yTickRoom = 30
 )
 
 // fitTicks sets how many round ticks the axes aim for from the size of the data
@@ -158,10 +158,10 @@ const (
 // through Plot are left alone.
 func (f *Figure) fitTicks(data vg.Rectangle) {
 	if _, ok := f.plot.X.Tick.Marker.(roundTicks); ok {
-		f.plot.X.Tick.Marker = roundTicks{target: max(3, int((data.Max.X-data.Min.X)/vg.Points(xTickRoom)))}
+		f.plot.X.Tick.Marker = roundTicks{target: max(4, int((data.Max.X-data.Min.X)/vg.Points(xTickRoom)))}
 	}
 	if _, ok := f.plot.Y.Tick.Marker.(roundTicks); ok {
-		f.plot.Y.Tick.Marker = roundTicks{target: max(3, int((data.Max.Y-data.Min.Y)/vg.Points(yTickRoom)))}
+		f.plot.Y.Tick.Marker = roundTicks{target: max(4, int((data.Max.Y-data.Min.Y)/vg.Points(yTickRoom)))}
 	}
 }
 

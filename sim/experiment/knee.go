@@ -21,6 +21,11 @@ func RefineKnees(ctx context.Context, spec Spec, opt Options, steps int) (*Resul
 	if steps < 0 {
 		return nil, fmt.Errorf("knee refinement: %d steps, want 0 or more", steps)
 	}
+	// One progress count across the runs: the sweep's, then each bisection's.
+	offset := 0
+	if report := opt.Progress; report != nil {
+		opt.Progress = func(done, total int) { report(offset+done, offset+total) }
+	}
 	res, err := Run(ctx, spec, opt)
 	if err != nil {
 		return res, err
@@ -43,6 +48,7 @@ func RefineKnees(ctx context.Context, spec Spec, opt Options, steps int) (*Resul
 			if mid <= lo || mid >= hi {
 				continue
 			}
+			offset = res.Stored + res.Simulated
 			more, err := Run(ctx, curveSpec(res.Spec, c.Point, mid), opt)
 			if more != nil {
 				res.Records = append(res.Records, more.Records...)

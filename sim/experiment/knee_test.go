@@ -33,9 +33,18 @@ metrics: [accepted, latency_network_mean]
 		}
 		width[s.CurveKey] = s.Load - s.Below
 	}
-	res, err := RefineKnees(context.Background(), spec, Options{Out: dir}, 2)
+	last := [2]int{}
+	res, err := RefineKnees(context.Background(), spec, Options{Out: dir, Progress: func(done, total int) {
+		if done < last[0] {
+			t.Errorf("progress went back from %d to %d", last[0], done)
+		}
+		last = [2]int{done, total}
+	}}, 2)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := len(res.Records); last != [2]int{want, want} {
+		t.Errorf("last progress %v, want %d of %d", last, want, want)
 	}
 	if res.Simulated != 2*2*2 {
 		t.Errorf("simulated %d, want 2 curves x 2 steps x 2 seeds", res.Simulated)
