@@ -46,9 +46,14 @@ if ((apt)); then
 			sudo=(sudo)
 		fi
 		say "installing Debian packages: ${missing[*]}"
-		"${sudo[@]}" apt-get update -qq
-		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-			"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+		log="$(mktemp "${TMPDIR:-/tmp}/setup.XXXXXX")"
+		if ! { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+			cat "$log" >&2
+			echo "setup: installing ${missing[*]} failed (apt output above)" >&2
+			rm -f "$log"
+			exit 1
+		fi
+		rm -f "$log"
 	else
 		say "Debian packages present: ${packages[*]}"
 	fi
