@@ -23,7 +23,8 @@ const runAllTimeout = 10 * time.Minute
 // notebooks signed as trusted), start Jupyter as `make run` does, open each shipped
 // notebook in Chromium without running it and find every interactive chart drawn,
 // Run All and find them drawn again, with no cell failing and no request leaving the
-// machine; and a notebook whose second cell panics stops there when run.
+// machine; completion and inline documentation work (gopls, offline); and a notebook
+// whose second cell panics stops there when run.
 func TestLiveNotebooks(t *testing.T) {
 	browsertest.Require(t)
 	env := jupytertest.Setup(t)
@@ -44,8 +45,10 @@ func TestLiveNotebooks(t *testing.T) {
 		paths[i] = filepath.Join(dir, n)
 	}
 	env.Trust(t, paths...)
-	if err := os.WriteFile(filepath.Join(dir, "panic.ipynb"), []byte(panicNotebook), 0o644); err != nil {
-		t.Fatal(err)
+	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	srv := env.Start(t, dir)
 
@@ -77,6 +80,8 @@ func TestLiveNotebooks(t *testing.T) {
 			checkLocal(t, page, srv)
 		})
 	}
+
+	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
 
 	t.Run("panic stops Run All", func(t *testing.T) {
 		page := openNotebook(t, srv, "panic.ipynb")
@@ -111,6 +116,41 @@ func TestLiveNotebooks(t *testing.T) {
 		}
 	})
 }
+
+// TestLiveNotebooks, continued: completion and inline documentation in a cell come
+// from gopls, offline.
+func checkCompletion(t *testing.T, srv *jupytertest.Server) {
+	page := openNotebook(t, srv, "complete.ipynb")
+	const code = "import \"github.com/twintorus/twintorus/sim/topology\"\n\n%%\nnet := topology.MustNew(\"twin:4x4x4/D\")\n_ = net\n"
+	ask := func(request string) string {
+		t.Helper()
+		if _, err := browsertest.Eval[any](page, `window.twintorusReply = null; `+request+`, null`); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.WaitFor("window.twintorusReply !== null", 3*time.Minute); err != nil { // gopls loads the module first
+			t.Fatalf("no reply to %s: %v; page errors: %q", request, err, page.Errors())
+		}
+		reply, err := browsertest.Eval[string](page, "JSON.stringify(window.twintorusReply)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	src := fmt.Sprintf("%q", code)
+	partial := code[:strings.Index(code, "MustNew")+len("MustNe")]
+	reply := ask(`Jupyter.notebook.kernel.complete(` + fmt.Sprintf("%q", partial) + `, ` + fmt.Sprint(len(partial)) + `, function (r) { window.twintorusReply = r.content; })`)
+	if !strings.Contains(reply, `"MustNew"`) {
+		t.Errorf("completing topology.MustNe: %s", reply)
+	}
+	reply = ask(`Jupyter.notebook.kernel.inspect(` + src + `, ` + fmt.Sprint(strings.Index(code, "MustNew")+3) + `, function (r) { window.twintorusReply = r.content; })`)
+	if !strings.Contains(reply, "func topology.MustNew(spec string) *topology.Network") {
+		t.Errorf("inline documentation of topology.MustNew: %s", reply)
+	}
+}
+
+const emptyNotebook = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c", "metadata": {}, "outputs": [], "source": []}],
+ "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
+ "nbformat": 4, "nbformat_minor": 5}`
 
 // panicNotebook's second cell fails on purpose; Run All must not reach the third.
 const panicNotebook = `{"cells": [
@@ -179,18 +219,18 @@ func checkCharts(t *testing.T, page *browsertest.Page, when string, want []int) 
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	total := 0
+	drawn := 0
 	for i := range want {
 		if i >= len(got) {
 			t.Errorf("%s: the page has %d cells, the notebook %d", when, len(got), len(want))
 			return
 		}
-		total += want[i]
+		drawn += got[i][1]
 		if got[i][0] != want[i] || got[i][1] != want[i] {
 			t.Errorf("%s: cell %d shows %d charts, %d drawn; its metadata declares %d", when, i, got[i][0], got[i][1], want[i])
 		}
 	}
-	t.Logf("%s: %d charts drawn", when, total)
+	t.Logf("%s: %d charts drawn", when, drawn)
 }
 
 func chartsMatch(got [][2]int, want []int) bool {
