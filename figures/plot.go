@@ -53,7 +53,8 @@ func Names(name func(experiment.Point) string) Option {
 	return func(v *view) { v.curves.Name = name }
 }
 
-// Styles colours and dashes the curves (default: Style).
+// Styles colours and dashes the curves (default: Style, as for bubble flow control when
+// all curves share one scheme).
 func Styles(style func(experiment.Point) (plots.Color, plots.Dash)) Option {
 	return func(v *view) { v.curves.Style = style }
 }
@@ -119,8 +120,18 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 			return true
 		}
 	}
-	if v.curves.Name == nil {
-		v.curves.Name = shortLabel(sums, v.curves.Keep)
+	if one := oneScheme(sums, v.curves.Keep); one {
+		// Curves of one scheme need no scheme in their names, and keep the dashes
+		// that tell configurations apart (VC curves are otherwise all dotted).
+		if v.curves.Name == nil {
+			v.curves.Name = func(p experiment.Point) string { return Network(p.Topology) }
+		}
+		if v.curves.Style == nil {
+			v.curves.Style = func(p experiment.Point) (plots.Color, plots.Dash) {
+				p.Deadlock = "bubble"
+				return Style(p)
+			}
+		}
 	}
 	series, err := Curves(sums, x, y, v.curves)
 	if err != nil {
@@ -132,18 +143,15 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 	}, nil
 }
 
-// shortLabel is Label, without the scheme when every curve kept has the same one.
-func shortLabel(sums []experiment.Summary, keep func(experiment.Summary) bool) func(experiment.Point) string {
+// oneScheme reports whether every summary kept has the same deadlock scheme.
+func oneScheme(sums []experiment.Summary, keep func(experiment.Summary) bool) bool {
 	schemes := map[string]bool{}
 	for _, s := range sums {
 		if keep == nil || keep(s) {
 			schemes[s.Point.Deadlock] = true
 		}
 	}
-	if len(schemes) == 1 {
-		return func(p experiment.Point) string { return Network(p.Topology) }
-	}
-	return Label
+	return len(schemes) == 1
 }
 
 func axisLabel(m experiment.MetricName) string {
