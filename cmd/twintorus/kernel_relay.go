@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/twintorus/twintorus/kernel/relay"
@@ -20,7 +22,11 @@ nbconvert stop there. The kernelspec written by "twintorus kernel install" runs 
 see the kernel/relay package documentation.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			code, err := relay.Run(c.Context(), relay.Options{ConnectionFile: args[0], Gonb: []string{gonb}})
+			// Jupyter stops a kernel with SIGTERM when a shutdown request goes unanswered:
+			// pass it on to gonb, so that it removes its temporary directory.
+			ctx, stop := signal.NotifyContext(c.Context(), syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			code, err := relay.Run(ctx, relay.Options{ConnectionFile: args[0], Gonb: []string{gonb}})
 			if err != nil {
 				return err
 			}
