@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/twintorus/twintorus/plots"
 )
@@ -92,17 +91,17 @@ func staticPNG(p Plot) ([]byte, error) {
 
 // firstChart reports whether this is the first chart shown since the kernel started,
 // and remembers that it no longer is. A screen with a Library field decides by it;
-// the default screen asks a marker file named after gonb's kernel id.
+// the default screen keeps a marker file in gonb's working directory for the kernel
+// ($GONB_TMP_DIR), which lives as long as the kernel and goes with it.
 func (s *Screen) firstChart() bool {
 	if s.Library != nil {
 		return s.Library()
 	}
-	id := os.Getenv("GONB_JUPYTER_KERNEL_ID")
-	if id == "" || strings.ContainsAny(id, `/\`) {
+	dir := os.Getenv("GONB_TMP_DIR")
+	if dir == "" {
 		return true
 	}
-	marker := filepath.Join(os.TempDir(), "twintorus-echarts-shown-"+id)
-	f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, "twintorus-echarts-shown"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return !os.IsExist(err)
 	}

@@ -70,13 +70,16 @@ func TestShowFailsTheCellOnError(t *testing.T) {
 // TestFirstChartPerKernel: the default screen puts the ECharts script in the first
 // chart of a kernel only, whatever cell program shows it.
 func TestFirstChartPerKernel(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	t.Setenv("GONB_JUPYTER_KERNEL_ID", fmt.Sprintf("test-%d", time.Now().UnixNano()))
+	t.Setenv("GONB_TMP_DIR", t.TempDir())
 	s := &Screen{}
 	if !s.firstChart() || s.firstChart() || (&Screen{}).firstChart() {
 		t.Error("want true once, then false for this kernel")
 	}
-	t.Setenv("GONB_JUPYTER_KERNEL_ID", "")
+	t.Setenv("GONB_TMP_DIR", t.TempDir()) // a restarted kernel
+	if !s.firstChart() {
+		t.Error("a new kernel's first chart must carry the script")
+	}
+	t.Setenv("GONB_TMP_DIR", "")
 	if !s.firstChart() || !s.firstChart() {
 		t.Error("without a kernel id every chart must carry the script")
 	}
