@@ -125,6 +125,24 @@ func Network(spec string) string {
 	return spec
 }
 
+// Shape names a network by its kind and size, as the papers compare them: "3DT 4x4x2"
+// for a twin torus (whatever its configuration), "2D 16x8" or "3D 8x8x8" for a torus,
+// else the spec.
+func Shape(spec string) string {
+	s, err := topology.Parse(spec)
+	if err != nil {
+		return spec
+	}
+	shape := strings.Split(s.Shape(), ":")[1]
+	switch s.Family {
+	case topology.FamilyTwin:
+		return fmt.Sprintf("%dDT %s", len(s.Radix), shape)
+	case topology.FamilyTorus:
+		return fmt.Sprintf("%dD %s", len(s.Radix), shape)
+	}
+	return spec
+}
+
 // Scheme is the papers' name of a deadlock scheme: "bubble", "VCs", "none".
 func Scheme(s string) string {
 	if s == "vc" {

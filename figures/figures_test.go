@@ -139,6 +139,11 @@ func TestLabelsAndStyle(t *testing.T) {
 			t.Errorf("Network(%q) = %q, want %q", spec, got, want)
 		}
 	}
+	for spec, want := range map[string]string{"twin:4x4x2/D": "3DT 4x4x2", "twin:4x4x4/x+,x-,y+": "3DT 4x4x4", "torus:32x32": "2D 32x32", "mesh:4x4": "mesh:4x4"} {
+		if got := Shape(spec); got != want {
+			t.Errorf("Shape(%q) = %q, want %q", spec, got, want)
+		}
+	}
 	if Scheme("vc") != "VCs" || Scheme("bubble") != "bubble" {
 		t.Error("Scheme")
 	}

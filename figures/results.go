@@ -204,13 +204,34 @@ func inSpec(all []experiment.Summary, s experiment.Spec) ([]experiment.Summary, 
 	}
 	var out []experiment.Summary
 	for _, c := range curves {
+		var mine []experiment.Summary
 		for _, x := range all {
 			if x.CurveKey == c.Key && listed(x.Load) {
-				out = append(out, x)
+				mine = append(mine, x)
+			}
+		}
+		out = append(out, pastSaturation(mine, s.PastSaturation)...)
+	}
+	return out, nil
+}
+
+// pastSaturation cuts a curve's summaries (by load) where a spec with past_saturation
+// p stops running it: after its (p+1)-th saturated load. Another spec may have run the
+// curve further; those points are not this spec's.
+func pastSaturation(curve []experiment.Summary, p int) []experiment.Summary {
+	if p <= 0 {
+		return curve
+	}
+	slices.SortStableFunc(curve, func(a, b experiment.Summary) int { return cmp.Compare(a.Load, b.Load) })
+	saturated := 0
+	for i, x := range curve {
+		if x.SaturatedShare() {
+			if saturated++; saturated > p {
+				return curve[:i+1]
 			}
 		}
 	}
-	return out, nil
+	return curve
 }
 
 // Join returns the results of r and other together: their curves, with the points
