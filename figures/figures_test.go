@@ -204,3 +204,33 @@ func TestJoin(t *testing.T) {
 		t.Errorf("saturations %+v", j.Saturations)
 	}
 }
+
+// TestDefaultNames: curves are named by configuration while letters tell them apart,
+// by kind and size when they do not.
+func TestDefaultNames(t *testing.T) {
+	pt := func(topo, scheme string) experiment.Summary {
+		return experiment.Summary{CurveKey: topo + scheme, Point: experiment.Point{Topology: topo, Deadlock: scheme}, Load: 0.1, N: 1,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 1, Mean: 0.1}, "latency_network_mean": {N: 1, Mean: 20}}}
+	}
+	r := &Results{sums: []experiment.Summary{pt("twin:4x4x4/A", "bubble"), pt("twin:4x4x4/D", "bubble"), pt("twin:8x8x8/D", "vc"), pt("torus:32x32", "vc")}}
+	for _, c := range []struct {
+		opts []Option
+		want string
+	}{
+		{[]Option{Topologies("twin:4x4x4/A", "twin:4x4x4/D")}, "A|D"},
+		{[]Option{Topologies("twin:4x4x4/D", "twin:8x8x8/D")}, "3DT 4x4x4 bubble|3DT 8x8x8 VCs"},
+		{[]Option{Deadlock("vc")}, "D|2D 32x32"},
+	} {
+		p, err := Latency(r, c.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range p.Series {
+			names = append(names, s.Name)
+		}
+		if got := strings.Join(names, "|"); got != c.want {
+			t.Errorf("names %q, want %q", got, c.want)
+		}
+	}
+}

@@ -48,7 +48,8 @@ func Deadlock(schemes ...string) Option {
 // Title sets the figure's title.
 func Title(title string) Option { return func(v *view) { v.title = title } }
 
-// Names names the curves (default: Label, without the scheme when all curves share one).
+// Names names the curves (default: the network, by its configuration letter or, where
+// letters repeat, its kind and size, then the scheme unless all curves share one).
 func Names(name func(experiment.Point) string) Option {
 	return func(v *view) { v.curves.Name = name }
 }
@@ -120,17 +121,22 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 			return true
 		}
 	}
-	if one := oneScheme(sums, v.curves.Keep); one {
-		// Curves of one scheme need no scheme in their names, and keep the dashes
-		// that tell configurations apart (VC curves are otherwise all dotted).
-		if v.curves.Name == nil {
-			v.curves.Name = func(p experiment.Point) string { return Network(p.Topology) }
-		}
-		if v.curves.Style == nil {
-			v.curves.Style = func(p experiment.Point) (plots.Color, plots.Dash) {
-				p.Deadlock = "bubble"
-				return Style(p)
+	network := networkNames(sums, v.curves.Keep)
+	one := oneScheme(sums, v.curves.Keep)
+	if v.curves.Name == nil {
+		v.curves.Name = func(p experiment.Point) string {
+			if one { // curves of one scheme need no scheme in their names
+				return network(p.Topology)
 			}
+			return network(p.Topology) + " " + Scheme(p.Deadlock)
+		}
+	}
+	if one && v.curves.Style == nil {
+		// Keep the dashes that tell configurations apart (VC curves are otherwise
+		// all dotted).
+		v.curves.Style = func(p experiment.Point) (plots.Color, plots.Dash) {
+			p.Deadlock = "bubble"
+			return Style(p)
 		}
 	}
 	series, err := Curves(sums, x, y, v.curves)
@@ -141,6 +147,32 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 		Options: plots.Options{Title: v.title, XLabel: axisLabel(x), YLabel: axisLabel(y), Legend: v.legend},
 		Series:  series,
 	}, nil
+}
+
+// networkNames picks the shortest names that tell the kept curves' networks apart:
+// Network ("D", "2D 16x8"), else Shape ("3DT 8x8x8"), else the spec.
+func networkNames(sums []experiment.Summary, keep func(experiment.Summary) bool) func(string) string {
+	var specs []string
+	for _, s := range sums {
+		if (keep == nil || keep(s)) && !slices.Contains(specs, s.Point.Topology) {
+			specs = append(specs, s.Point.Topology)
+		}
+	}
+	for _, name := range []func(string) string{Network, Shape} {
+		seen := map[string]bool{}
+		unique := true
+		for _, t := range specs {
+			if seen[name(t)] {
+				unique = false
+				break
+			}
+			seen[name(t)] = true
+		}
+		if unique {
+			return name
+		}
+	}
+	return func(spec string) string { return spec }
 }
 
 // oneScheme reports whether every summary kept has the same deadlock scheme.

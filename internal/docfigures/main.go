@@ -82,6 +82,7 @@ func throughput1024() (*plots.Figure, error) {
 		return nil, err
 	}
 	lp, err := figures.Throughput(res, figures.Topologies("twin:8x8x8/D", "torus:32x32"),
+		figures.Names(func(p experiment.Point) string { return figures.Shape(p.Topology) + " " + figures.Scheme(p.Deadlock) }),
 		figures.Title("1024 PEs, uniform traffic: accepted against offered traffic"))
 	if err != nil {
 		return nil, err
