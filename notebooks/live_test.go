@@ -250,7 +250,7 @@ func checkLocal(t *testing.T, page *browsertest.Page, srv *jupytertest.Server) {
 	t.Helper()
 	for _, r := range page.Requests() {
 		u, err := url.Parse(r.URL)
-		if err != nil || (u.Scheme != "data" && u.Scheme != "blob" && u.Host != srv.Host) {
+		if err != nil || (u.Scheme != "data" && u.Scheme != "blob" && u.Scheme != "about" && u.Host != srv.Host) {
 			t.Errorf("request beyond the local server: %s", r.URL)
 		}
 	}
