@@ -27,9 +27,9 @@ func TestReadConnection(t *testing.T) {
 		t.Errorf("ipc endpoint %s", c.endpoint(3))
 	}
 	for body, want := range map[string]string{
-		`{"transport": "udp"}`: `transport "udp", want tcp or ipc`,
+		`{"transport": "udp"}`:                                 `transport "udp", want tcp or ipc`,
 		`{"transport": "tcp", "signature_scheme": "hmac-md5"}`: `signature scheme "hmac-md5", want hmac-sha256`,
-		`{"transport": `: "unexpected end of JSON input",
+		`{"transport": `:                                       "unexpected end of JSON input",
 	} {
 		if _, err := ReadConnection(write("bad.json", body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("connection %s: err = %v, want %q", body, err, want)
