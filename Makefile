@@ -12,16 +12,17 @@ run: setup
 	scripts/jupyter.sh
 
 ## test: set up what the tests need (Jupyter, gonb, Chromium, Slurm) and run every test:
-## vet and formatting, the Go tests (the Slurm test must run, not skip), the parsers'
-## fuzz targets for a short time, and every notebook headless in quick mode
+## vet and formatting, the Go tests (the Slurm and browser tests must run, not skip; the
+## live notebook test drives Jupyter in Chromium), the parsers' fuzz targets for a short
+## time, and every notebook headless in quick mode
 test: setup setup-browser setup-slurm vet gotest fuzz notebooks
 
-## setup: Debian's Jupyter, the module's dependencies, gonb, goimports and twintorus in bin/,
-## and the "Go (twintorus)" kernelspec
+## setup: Debian's Jupyter, the module's dependencies, gonb, goimports, gopls and twintorus
+## in bin/, the "Go (twintorus)" kernelspec, and the shipped notebooks signed as trusted
 setup:
 	scripts/setup.sh
 
-## kernel: only the kernel (gonb, goimports, kernelspec), for a Jupyter you already have
+## kernel: only the kernel (gonb, goimports, gopls, kernelspec, trust), for a Jupyter you already have
 kernel:
 	scripts/setup.sh --kernel-only
 
@@ -51,7 +52,7 @@ fuzz:
 notebooks: setup
 	scripts/run-notebooks.sh
 
-## docfigures: redraw the README's figures from the stored results in datasets/results
+## docfigures: redraw the README's and docs/figures' figures from the stored results
 docfigures:
 	$(GO) run ./internal/docfigures
 

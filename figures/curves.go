@@ -11,8 +11,9 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// Load is the pseudo-metric "offered load" (the summaries' load axis) for Curves.
-const Load = "load"
+// Load is the pseudo-metric "offered load" (the summaries' load axis) for Curves and
+// Plot.
+const Load experiment.MetricName = "load"
 
 // CurveOptions choose and label the curves of a figure.
 type CurveOptions struct {
@@ -30,7 +31,7 @@ type CurveOptions struct {
 // Curves makes one series per curve of the summaries: metric y against metric x (Load
 // for the offered load), each point with the 95 % confidence intervals of both means.
 // Curves keep the order of their first summary; points go by load.
-func Curves(sums []experiment.Summary, x, y string, o CurveOptions) ([]plots.Series, error) {
+func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOptions) ([]plots.Series, error) {
 	var keys []string
 	byKey := map[string][]experiment.Summary{}
 	for _, s := range sums {
@@ -79,11 +80,11 @@ func Curves(sums []experiment.Summary, x, y string, o CurveOptions) ([]plots.Ser
 	return out, nil
 }
 
-func estimate(s experiment.Summary, metric string) (experiment.Estimate, error) {
+func estimate(s experiment.Summary, metric experiment.MetricName) (experiment.Estimate, error) {
 	if metric == Load {
 		return experiment.Estimate{N: s.N, Mean: s.Load, Low: math.NaN(), High: math.NaN()}, nil
 	}
-	e, ok := s.Estimates[metric]
+	e, ok := s.Estimate(metric)
 	if !ok {
 		var have []string
 		for m := range s.Estimates {
@@ -118,6 +119,24 @@ func Network(spec string) string {
 			return s.Config
 		}
 		return fmt.Sprintf("%dDT %s %s", len(s.Radix), shape, s.Config)
+	case topology.FamilyTorus:
+		return fmt.Sprintf("%dD %s", len(s.Radix), shape)
+	}
+	return spec
+}
+
+// Shape names a network by its kind and size, as the papers compare them: "3DT 4x4x2"
+// for a twin torus (whatever its configuration), "2D 16x8" or "3D 8x8x8" for a torus,
+// else the spec.
+func Shape(spec string) string {
+	s, err := topology.Parse(spec)
+	if err != nil {
+		return spec
+	}
+	shape := strings.Split(s.Shape(), ":")[1]
+	switch s.Family {
+	case topology.FamilyTwin:
+		return fmt.Sprintf("%dDT %s", len(s.Radix), shape)
 	case topology.FamilyTorus:
 		return fmt.Sprintf("%dD %s", len(s.Radix), shape)
 	}

@@ -4,6 +4,14 @@
 // confidence intervals; the papers' conventions of colour and line for configurations
 // and deadlock schemes; and tables that put a paper's claim beside what was measured.
 //
+// The figure functions go from results to a plot in one call, for kernel.Show:
+// Latency (network latency against accepted traffic), Throughput (accepted against
+// offered traffic) and Plot (any metric against another), with options that choose
+// curves, names, styles and the title. They take any Summarized: a notebook's Results
+// (stored, quick or recomputed, or several experiments joined) or a sweep a cell ran.
+// SaturationTable and the lookups (Saturation, At, Last, Plateau) feed tables and claims.
+//
 // It reads sim/experiment summaries and datasets references, and builds plots values;
-// it runs nothing and displays nothing (package kernel displays).
+// it runs only the quick and recomputed experiments it is asked for, and displays
+// nothing (package kernel displays).
 package figures

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -48,10 +49,11 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if calls == 0 || r.Spec.Seeds != 2 || len(r.Saturations) != 6 || !strings.Contains(r.About(), "quick run, 2 replications") {
+	if calls == 0 || r.Spec.Seeds != 2 || len(r.Saturations) != 6 || !strings.Contains(r.About(), "quick run, 2 replications") ||
+		!strings.Contains(r.About(), "knees bisected 2 times") {
 		t.Fatalf("progress calls %d, spec %+v, saturations %d, about %q", calls, r.Spec.Loads, len(r.Saturations), r.About())
 	}
-	series, err := Curves(r.Summaries, "accepted", "latency_network_mean", CurveOptions{
+	series, err := Curves(r.Summaries(), experiment.Accepted, experiment.LatencyNetworkMean, CurveOptions{
 		Keep:        func(s experiment.Summary) bool { return s.Point.Deadlock == "bubble" },
 		Unsaturated: true,
 	})
@@ -78,21 +80,55 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 	if !ok || math.IsNaN(sa.Throughput.Mean) || sa.Throughput.Mean < 0.2 {
 		t.Errorf("saturation of D: %+v %v", sa, ok)
 	}
-	if l := r.Loads("twin:3x3x3/D", "vc"); len(l) != len(r.Spec.Loads.Values) || l[0] >= l[1] {
-		t.Errorf("loads %v", l)
+	// The quick spec's loads, and the knee's bisection points between them.
+	if l := r.Loads("twin:3x3x3/D", "vc"); len(l) != len(r.Spec.Loads.Values)+QuickKneeSteps || l[0] >= l[1] {
+		t.Errorf("loads %v (spec %v)", l, r.Spec.Loads.Values)
 	}
 	common := r.CommonUnsaturated("bubble", "twin:3x3x3/A", "twin:3x3x3/D", "torus:9x6")
-	if e := r.At("twin:3x3x3/A", "bubble", common, "latency_network_mean"); math.IsNaN(e.Mean) || e.Mean < 10 {
+	if e := r.At("twin:3x3x3/A", "bubble", common, experiment.LatencyNetworkMean); math.IsNaN(e.Mean) || e.Mean < 10 {
 		t.Errorf("latency of A at %g: %+v", common, e)
 	}
-	if e := r.At("twin:3x3x3/A", "bubble", 0.123, "accepted"); !math.IsNaN(e.Mean) {
+	if e := r.At("twin:3x3x3/A", "bubble", 0.123, experiment.Accepted); !math.IsNaN(e.Mean) {
 		t.Errorf("a load that was not run: %+v", e)
 	}
-	if _, err := Curves(r.Summaries, "accepted", "no_such_metric", CurveOptions{}); err == nil || !strings.Contains(err.Error(), "latency_network_mean") {
+	if _, err := Curves(r.Summaries(), experiment.Accepted, "no_such_metric", CurveOptions{}); err == nil || !strings.Contains(err.Error(), "latency_network_mean") {
 		t.Errorf("unknown metric: %v", err)
 	}
-	if _, err := Curves(nil, Load, "accepted", CurveOptions{}); err == nil {
+	if _, err := Curves(nil, Load, experiment.Accepted, CurveOptions{}); err == nil {
 		t.Error("no summaries accepted")
+	}
+
+	// The one-call figures.
+	lat, err := Latency(r, Deadlock("bubble"), Title("bubble"))
+	if err != nil || len(lat.Series) != 3 || lat.Series[0].Name != "A" || lat.Title != "bubble" || lat.XLabel != AcceptedLabel || lat.YLabel != LatencyLabel {
+		t.Errorf("Latency: %d series, first %q, title %q, axes %q/%q, %v", len(lat.Series), lat.Series[0].Name, lat.Title, lat.XLabel, lat.YLabel, err)
+	}
+	for i, s := range lat.Series {
+		if len(s.Points) != len(series[i].Points) {
+			t.Errorf("Latency %s: %d points, Curves gave %d", s.Name, len(s.Points), len(series[i].Points))
+		}
+	}
+	all, err := Latency(r, Topologies("twin:3x3x3/D"), Saturated())
+	if err != nil || len(all.Series) != 2 || all.Series[1].Name != "D VCs" || len(all.Series[1].Points) != len(r.Loads("twin:3x3x3/D", "vc")) {
+		t.Errorf("Latency of D, saturated points kept: %+v, %v", all.Series, err)
+	}
+	th, err := Throughput(r, Topologies("torus:9x6"), Deadlock("vc"))
+	if err != nil || !th.Diagonal || len(th.Series) != 1 || th.Series[0].Name != "2D 9x6" || th.XLabel != OfferedLabel {
+		t.Errorf("Throughput: %+v, %v", th, err)
+	}
+	if _, err := Latency(r, Topologies("mesh:4x4")); err == nil {
+		t.Error("Latency of a network not in the results: no error")
+	}
+	if _, err := (plots.LinePlot{Series: lat.Series}).Chart(plots.ChartWidth, plots.ChartHeight); err != nil {
+		t.Error(err)
+	}
+	h, rows := SaturationTable(r)
+	if len(h) != 6 || len(rows) != 6 || rows[2][0] != "D" || rows[2][1] != "54" || rows[2][2] != "bubble" || !strings.Contains(rows[2][3], " ± ") {
+		t.Errorf("SaturationTable: %q %q", h, rows)
+	}
+	mean, lo, hi, n := r.Plateau("twin:3x3x3/D", "vc", 0.5)
+	if n < 2 || !(lo <= mean && mean <= hi) || r.Last("twin:3x3x3/D", "vc", experiment.Accepted).Mean != r.At("twin:3x3x3/D", "vc", 0.7, experiment.Accepted).Mean {
+		t.Errorf("Plateau from 0.5: %g in [%g, %g] over %d loads", mean, lo, hi, n)
 	}
 }
 
@@ -101,6 +137,11 @@ func TestLabelsAndStyle(t *testing.T) {
 		"twin:4x4x2x4x4/cbest": "5DT 4x4x2x4x4 cbest", "mesh:4x4": "mesh:4x4", "bad": "bad"} {
 		if got := Network(spec); got != want {
 			t.Errorf("Network(%q) = %q, want %q", spec, got, want)
+		}
+	}
+	for spec, want := range map[string]string{"twin:4x4x2/D": "3DT 4x4x2", "twin:4x4x4/x+,x-,y+": "3DT 4x4x4", "torus:32x32": "2D 32x32", "mesh:4x4": "mesh:4x4"} {
+		if got := Shape(spec); got != want {
+			t.Errorf("Shape(%q) = %q, want %q", spec, got, want)
 		}
 	}
 	if Scheme("vc") != "VCs" || Scheme("bubble") != "bubble" {
@@ -139,5 +180,57 @@ func TestClaims(t *testing.T) {
 	h, rows := ClaimsTable([]Claim{{"D beats the rest", "10–23 %", "+15 %", "yes", "[TR]"}})
 	if len(h) != 5 || len(rows) != 1 || rows[0][3] != "yes" {
 		t.Error("ClaimsTable")
+	}
+}
+
+// TestJoin: a second experiment's loads extend the first's curves; a load both have
+// keeps the first's point; saturations are those of the joined curves.
+func TestJoin(t *testing.T) {
+	pt := func(key string, load, accepted float64, saturated int) experiment.Summary {
+		return experiment.Summary{Curve: key, CurveKey: key, Point: experiment.Point{Topology: "torus:8x8", Deadlock: "vc"}, Load: load, N: 2, Saturated: saturated,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 2, Mean: accepted}}}
+	}
+	a := &Results{Name: "a", sums: []experiment.Summary{pt("k", 0.2, 0.2, 0), pt("k", 0.4, 0.35, 2), pt("other", 0.2, 0.2, 0)}}
+	b := &Results{Name: "b", sums: []experiment.Summary{pt("k", 0.4, 0.99, 2), pt("k", 0.3, 0.3, 0), pt("k", 0.8, 0.2, 2)}}
+	j := a.Join(b)
+	var got []string
+	for _, s := range j.Summaries() {
+		got = append(got, fmt.Sprintf("%s@%g=%g", s.CurveKey, s.Load, s.Estimates["accepted"].Mean))
+	}
+	if want := "k@0.2=0.2 k@0.3=0.3 k@0.4=0.35 k@0.8=0.2 other@0.2=0.2"; strings.Join(got, " ") != want {
+		t.Errorf("joined: %s\nwant:   %s", strings.Join(got, " "), want)
+	}
+	if len(j.Saturations) != 2 || j.Saturations[0].Load != 0.4 || j.Saturations[0].Below != 0.3 || j.Saturations[0].Throughput.Mean != 0.35 || j.Name != "a + b" {
+		t.Errorf("saturations %+v", j.Saturations)
+	}
+}
+
+// TestDefaultNames: curves are named by configuration while letters tell them apart,
+// by kind and size when they do not.
+func TestDefaultNames(t *testing.T) {
+	pt := func(topo, scheme string) experiment.Summary {
+		return experiment.Summary{CurveKey: topo + scheme, Point: experiment.Point{Topology: topo, Deadlock: scheme}, Load: 0.1, N: 1,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 1, Mean: 0.1}, "latency_network_mean": {N: 1, Mean: 20}}}
+	}
+	r := &Results{sums: []experiment.Summary{pt("twin:4x4x4/A", "bubble"), pt("twin:4x4x4/D", "bubble"), pt("twin:8x8x8/D", "vc"), pt("torus:32x32", "vc")}}
+	for _, c := range []struct {
+		opts []Option
+		want string
+	}{
+		{[]Option{Topologies("twin:4x4x4/A", "twin:4x4x4/D")}, "A|D"},
+		{[]Option{Topologies("twin:4x4x4/D", "twin:8x8x8/D")}, "3DT 4x4x4 bubble|3DT 8x8x8 VCs"},
+		{[]Option{Deadlock("vc")}, "D|2D 32x32"},
+	} {
+		p, err := Latency(r, c.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range p.Series {
+			names = append(names, s.Name)
+		}
+		if got := strings.Join(names, "|"); got != c.want {
+			t.Errorf("names %q, want %q", got, c.want)
+		}
 	}
 }

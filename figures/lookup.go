@@ -18,7 +18,7 @@ func canonical(spec string) string {
 func (r *Results) summaries(topo, scheme string) []experiment.Summary {
 	topo = canonical(topo)
 	var out []experiment.Summary
-	for _, s := range r.Summaries {
+	for _, s := range r.sums {
 		if s.Point.Topology == topo && s.Point.Deadlock == scheme {
 			out = append(out, s)
 		}
@@ -42,10 +42,10 @@ func (r *Results) Saturation(topo, scheme string) (experiment.Saturation, bool) 
 
 // At is a metric's estimate on a curve at an offered load (NaN mean when the curve has
 // no such load).
-func (r *Results) At(topo, scheme string, load float64, metric string) experiment.Estimate {
+func (r *Results) At(topo, scheme string, load float64, metric experiment.MetricName) experiment.Estimate {
 	for _, s := range r.summaries(topo, scheme) {
 		if math.Abs(s.Load-load) < 1e-9 {
-			if e, ok := s.Estimates[metric]; ok {
+			if e, ok := s.Estimate(metric); ok {
 				return e
 			}
 		}
@@ -110,4 +110,34 @@ func sortedUnique(v []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// Last is a metric's estimate at the highest load a curve ran (NaN mean when there is
+// no such curve).
+func (r *Results) Last(topo, scheme string, metric experiment.MetricName) experiment.Estimate {
+	loads := r.Loads(topo, scheme)
+	if len(loads) == 0 {
+		return experiment.Estimate{Mean: math.NaN(), SD: math.NaN(), Low: math.NaN(), High: math.NaN()}
+	}
+	return r.At(topo, scheme, loads[len(loads)-1], metric)
+}
+
+// Plateau is the mean accepted traffic of a curve over its loads from `from` on, and
+// the lowest and highest of those loads' means: where a saturated network settles. n
+// is the number of loads; NaNs when there is none.
+func (r *Results) Plateau(topo, scheme string, from float64) (mean, lo, hi float64, n int) {
+	mean, lo, hi = 0, math.Inf(1), math.Inf(-1)
+	for _, l := range r.Loads(topo, scheme) {
+		if l < from-1e-9 {
+			continue
+		}
+		a := r.At(topo, scheme, l, experiment.Accepted).Mean
+		mean += a
+		lo, hi = math.Min(lo, a), math.Max(hi, a)
+		n++
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN(), 0
+	}
+	return mean / float64(n), lo, hi, n
 }

@@ -2,8 +2,10 @@ package figures
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,14 +47,24 @@ type Results struct {
 	Name        string
 	Mode        Mode
 	Spec        experiment.Spec // as run (the quick version in Quick mode)
-	Summaries   []experiment.Summary
 	Saturations []experiment.Saturation
+	sums        []experiment.Summary
 }
+
+// Summaries are the results' summaries, by curve (in the spec's order) and load; the
+// metrics are the spec's, and the arguments, which *experiment.Results takes, are
+// ignored. With this method Results, like a sweep's *experiment.Results, is a
+// Summarized that the figure functions (Latency, Throughput, Plot) accept.
+func (r *Results) Summaries(...string) []experiment.Summary { return r.sums }
 
 // About says in one line where the results come from, for the notebook's reader.
 func (r *Results) About() string {
 	e := r.Spec.Engine
-	return fmt.Sprintf("%s: %s, %d replications per point, %d-cycle warm-up and %d measured cycles", r.Name, r.Mode, r.Spec.Seeds, e.Warmup, e.Measure)
+	knees := ""
+	if r.Mode == Quick {
+		knees = fmt.Sprintf(", knees bisected %d times", QuickKneeSteps)
+	}
+	return fmt.Sprintf("%s: %s, %d replications per point, %d-cycle warm-up and %d measured cycles%s", r.Name, r.Mode, r.Spec.Seeds, e.Warmup, e.Measure, knees)
 }
 
 // LoadResults gets the results of the experiment spec datasets.Experiment(name) in the
@@ -70,6 +82,27 @@ func LoadResults(ctx context.Context, name string, mode Mode, progress func(done
 	return resultsOf(ctx, name, spec, mode, progress)
 }
 
+// LoadJoined loads several experiments in the same mode and joins them (Join): the
+// first's spec, every experiment's curves and loads.
+func LoadJoined(ctx context.Context, mode Mode, progress func(done, total int), names ...string) (*Results, error) {
+	var out *Results
+	for _, name := range names {
+		r, err := LoadResults(ctx, name, mode, progress)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = r
+		} else {
+			out = out.Join(r)
+		}
+	}
+	if out == nil {
+		return nil, fmt.Errorf("figures: no experiment named to load")
+	}
+	return out, nil
+}
+
 func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode, progress func(done, total int)) (*Results, error) {
 	r := &Results{Name: name, Mode: mode, Spec: spec}
 	switch mode {
@@ -82,10 +115,10 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 		if err != nil {
 			return nil, err
 		}
-		if r.Summaries, err = inSpec(all, spec); err != nil {
+		if r.sums, err = inSpec(all, spec); err != nil {
 			return nil, err
 		}
-		if len(r.Summaries) == 0 {
+		if len(r.sums) == 0 {
 			return nil, fmt.Errorf("the stored results hold no curve of %s: recompute them (see datasets/results/README.md)", name)
 		}
 	default:
@@ -96,13 +129,23 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 			r.Spec = QuickSpec(spec)
 			dir = filepath.Join(os.TempDir(), "twintorus-quick", r.Spec.Hash())
 		}
-		res, err := experiment.Run(ctx, r.Spec, experiment.Options{Out: dir, Progress: progress})
+		opt := experiment.Options{Out: dir, Progress: progress}
+		var (
+			res *experiment.Results
+			err error
+		)
+		if mode == Quick {
+			// Few loads: bisect each curve's knee so that the figures still show it.
+			res, err = experiment.RefineKnees(ctx, r.Spec, opt, QuickKneeSteps)
+		} else {
+			res, err = experiment.Run(ctx, r.Spec, opt)
+		}
 		if err != nil {
 			return nil, err
 		}
-		r.Summaries = res.Summaries(r.Spec.Metrics...)
+		r.sums = res.Summaries(r.Spec.Metrics...)
 	}
-	r.Saturations = experiment.SaturationsOf(r.Summaries)
+	r.Saturations = experiment.SaturationsOf(r.sums)
 	return r, nil
 }
 
@@ -115,9 +158,14 @@ func StoreDir() string {
 	return filepath.Join(os.Getenv("TWINTORUS_ROOT"), "out", "store")
 }
 
+// QuickKneeSteps is how many times a quick run bisects each curve's knee after its
+// loads (experiment.RefineKnees).
+const QuickKneeSteps = 2
+
 // QuickSpec is the quick version of a spec: two replications (so that intervals
 // exist), every third load (at least five, the highest kept), a 500-cycle warm-up and
-// 3,000 measured cycles.
+// 3,000 measured cycles. A quick run then bisects each curve's knee QuickKneeSteps
+// times.
 func QuickSpec(s experiment.Spec) experiment.Spec {
 	q := s
 	q.Seeds = 2
@@ -135,19 +183,86 @@ func QuickSpec(s experiment.Spec) experiment.Spec {
 }
 
 // inSpec keeps the summaries of the spec's curves (same curve key: same point but
-// for load and seed), in the spec's curve order.
+// for load and seed) at the spec's loads, in the spec's curve order. Two specs may
+// share a curve at different loads (3dt-vs-2d-deep extends 3dt-vs-2d): each gets its
+// own points.
 func inSpec(all []experiment.Summary, s experiment.Spec) ([]experiment.Summary, error) {
 	curves, err := s.Curves()
 	if err != nil {
 		return nil, err
 	}
+	listed := func(load float64) bool {
+		if s.Loads.Auto != nil {
+			return true
+		}
+		for _, l := range s.Loads.Values {
+			if math.Abs(l-load) < 1e-9 {
+				return true
+			}
+		}
+		return false
+	}
 	var out []experiment.Summary
 	for _, c := range curves {
+		var mine []experiment.Summary
 		for _, x := range all {
-			if x.CurveKey == c.Key {
-				out = append(out, x)
+			if x.CurveKey == c.Key && listed(x.Load) {
+				mine = append(mine, x)
+			}
+		}
+		out = append(out, pastSaturation(mine, s.PastSaturation)...)
+	}
+	return out, nil
+}
+
+// pastSaturation cuts a curve's summaries (by load) where a spec with past_saturation
+// p stops running it: after its (p+1)-th saturated load. Another spec may have run the
+// curve further; those points are not this spec's.
+func pastSaturation(curve []experiment.Summary, p int) []experiment.Summary {
+	if p <= 0 {
+		return curve
+	}
+	slices.SortStableFunc(curve, func(a, b experiment.Summary) int { return cmp.Compare(a.Load, b.Load) })
+	saturated := 0
+	for i, x := range curve {
+		if x.SaturatedShare() {
+			if saturated++; saturated > p {
+				return curve[:i+1]
 			}
 		}
 	}
-	return out, nil
+	return curve
+}
+
+// Join returns the results of r and other together: their curves, with the points
+// of a curve both have merged by load (r's point where both have one). It is how a
+// notebook extends an experiment's curves with a second one's loads, as 3dt-vs-2d-deep
+// takes the VC curves of 3dt-vs-2d deep into saturation. The spec is r's.
+func (r *Results) Join(other *Results) *Results {
+	out := &Results{Name: r.Name + " + " + other.Name, Mode: r.Mode, Spec: r.Spec}
+	type at struct {
+		key  string
+		load float64
+	}
+	have := map[at]bool{}
+	var keys []string
+	byKey := map[string][]experiment.Summary{}
+	for _, s := range append(append([]experiment.Summary{}, r.sums...), other.sums...) {
+		k := at{s.CurveKey, math.Round(s.Load * 1e9)}
+		if have[k] {
+			continue
+		}
+		have[k] = true
+		if _, ok := byKey[s.CurveKey]; !ok {
+			keys = append(keys, s.CurveKey)
+		}
+		byKey[s.CurveKey] = append(byKey[s.CurveKey], s)
+	}
+	for _, k := range keys {
+		ss := byKey[k]
+		slices.SortStableFunc(ss, func(a, b experiment.Summary) int { return cmp.Compare(a.Load, b.Load) })
+		out.sums = append(out.sums, ss...)
+	}
+	out.Saturations = experiment.SaturationsOf(out.sums)
+	return out
 }

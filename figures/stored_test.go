@@ -37,7 +37,7 @@ func TestStoredResults(t *testing.T) {
 		for _, c := range curves {
 			var loads []float64
 			firstSaturated := -1
-			for _, s := range res.Summaries {
+			for _, s := range res.Summaries() {
 				if s.CurveKey != c.Key {
 					continue
 				}

@@ -1,10 +1,13 @@
 package kernel
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 )
 
 // Notebook is the rich-output side of a Screen: gonb's display calls. Tests use a
@@ -16,6 +19,9 @@ type Notebook interface {
 	UpdateHTML(id, html string)
 	DisplayPNG(png []byte)
 	DisplaySVG(svg string)
+	// DisplayChart shows one output in two forms: html where the front end runs
+	// scripts, png where it does not.
+	DisplayChart(html string, png []byte)
 }
 
 // Screen is where cell helpers show things. With a Notebook they show rich output;
@@ -25,6 +31,9 @@ type Screen struct {
 	Notebook Notebook
 	Text     io.Writer
 	Status   io.Writer
+	// Library, when set, says whether a chart shown now must carry the ECharts script
+	// (see Show); nil asks the running kernel.
+	Library func() bool
 }
 
 // Default returns the screen of the running program: the notebook when gonb runs the
@@ -84,10 +93,71 @@ func SVG(svg string) { Default().SVG(svg) }
 // Table shows a table on the default screen.
 func Table(headers []string, rows [][]string) { Default().Table(headers, rows) }
 
-// gonbNotebook sends output to the gonb kernel running the cell.
+// gonbNotebook sends output to the gonb kernel running the cell. Each display waits
+// for what the program wrote to stdout to be read by gonb, and then for gonb to have
+// handled the display itself (gonbui.Sync):
+//
+//   - gonb reads stdout and the display channel on two goroutines and publishes each
+//     as it reads it, so a line printed just before a table could follow it; waiting
+//     until the stdout pipe is empty keeps program order;
+//   - when the program exits, gonb closes the display channel at once, dropping
+//     whatever it has not read yet: a 1 MB chart sent last was lost. After Sync,
+//     nothing is in flight.
 type gonbNotebook struct{}
 
-func (gonbNotebook) DisplayHTML(html string)    { gonbui.DisplayHtml(html) }
-func (gonbNotebook) UpdateHTML(id, html string) { gonbui.UpdateHtml(id, html) }
-func (gonbNotebook) DisplayPNG(png []byte)      { gonbui.DisplayPng(png) }
-func (gonbNotebook) DisplaySVG(svg string)      { gonbui.DisplaySvg(svg) }
+func (gonbNotebook) DisplayHTML(html string) {
+	display(map[protocol.MIMEType]any{protocol.MIMETextHTML: html}, "")
+}
+
+func (gonbNotebook) UpdateHTML(id, html string) {
+	display(map[protocol.MIMEType]any{protocol.MIMETextHTML: html}, id)
+}
+
+func (gonbNotebook) DisplayPNG(png []byte) {
+	display(map[protocol.MIMEType]any{protocol.MIMEImagePNG: png}, "")
+}
+
+// DisplaySVG shows the SVG inline in HTML, as gonbui does: Jupyter's HTML export
+// drops image/svg+xml outputs.
+func (gonbNotebook) DisplaySVG(svg string) {
+	display(map[protocol.MIMEType]any{protocol.MIMETextHTML: "<div>" + svg + "</div>"}, "")
+}
+
+func (gonbNotebook) DisplayChart(html string, png []byte) {
+	display(map[protocol.MIMEType]any{protocol.MIMETextHTML: html, protocol.MIMEImagePNG: png}, "")
+}
+
+// Bounds on the waits around a display: a kernel that stopped answering delays a
+// cell, it does not hang it.
+const (
+	stdoutWait = 2 * time.Second
+	syncWait   = 10 * time.Second
+)
+
+func display(data map[protocol.MIMEType]any, id string) {
+	waitRead(os.Stdout, stdoutWait)
+	gonbui.SendData(&protocol.DisplayData{Data: data, DisplayID: id})
+	done := make(chan struct{})
+	go func() {
+		gonbui.Sync()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(syncWait):
+		fmt.Fprintln(os.Stderr, "kernel: the notebook did not confirm a display within", syncWait)
+	}
+}
+
+// waitRead waits, up to timeout, until everything written to f (a pipe) has been
+// read from it. It returns at once when f is not a pipe or the system cannot tell.
+func waitRead(f *os.File, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for {
+		n, ok := unread(f)
+		if !ok || n == 0 || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}

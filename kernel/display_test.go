@@ -14,6 +14,18 @@ type recorder struct {
 	updates []update
 	pngs    int
 	svgs    []string
+	charts  []chartOut
+}
+
+type chartOut struct {
+	html string
+	png  []byte
+}
+
+func (r *recorder) DisplayChart(html string, png []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.charts = append(r.charts, chartOut{html, png})
 }
 
 type update struct{ id, html string }

@@ -31,9 +31,13 @@ type InstallOptions struct {
 	// Root is the checkout whose packages cells import: the directory holding this
 	// module's go.mod. Required.
 	Root string
-	// Gonb is the gonb binary; default Root/bin/gonb. goimports must sit beside it
-	// (gonb runs it on every cell and finds it on PATH).
+	// Gonb is the gonb binary; default Root/bin/gonb. goimports and gopls must sit
+	// beside it (gonb runs goimports on every cell, and gopls for completion and
+	// inline documentation; it finds both on PATH).
 	Gonb string
+	// Relay is the twintorus binary whose `kernel relay` command runs gonb (see
+	// package kernel/relay); default Root/bin/twintorus.
+	Relay string
 	// Go is the go command gonb should call; default the "go" on PATH.
 	Go string
 	// Prefix installs into Prefix/share/jupyter/kernels, like `jupyter kernelspec
@@ -75,10 +79,17 @@ func Install(o InstallOptions) (string, error) {
 	if gonb, err = filepath.Abs(gonb); err != nil {
 		return "", fmt.Errorf("kernel install: gonb path: %w", err)
 	}
+	relay := o.Relay
+	if relay == "" {
+		relay = filepath.Join(root, "bin", "twintorus")
+	}
+	if relay, err = filepath.Abs(relay); err != nil {
+		return "", fmt.Errorf("kernel install: relay path: %w", err)
+	}
 	tools := filepath.Dir(gonb)
-	for _, bin := range []string{gonb, filepath.Join(tools, "goimports")} {
+	for _, bin := range []string{gonb, filepath.Join(tools, "goimports"), filepath.Join(tools, "gopls"), relay} {
 		if err := checkExecutable(bin); err != nil {
-			return "", fmt.Errorf("kernel install: %w (scripts/setup.sh builds gonb and goimports into bin/)", err)
+			return "", fmt.Errorf("kernel install: %w (scripts/setup.sh builds gonb, goimports, gopls and twintorus into bin/)", err)
 		}
 	}
 	goCmd, err := realGo(o.Go)
@@ -96,7 +107,7 @@ func Install(o InstallOptions) (string, error) {
 	if err := os.WriteFile(filepath.Join(binDir, "go"), []byte(GoWrapper(goCmd, root)), 0o755); err != nil {
 		return "", fmt.Errorf("kernel install: writing go wrapper: %w", err)
 	}
-	spec := NewKernelspec(gonb, binDir, tools, root)
+	spec := NewKernelspec(relay, gonb, binDir, tools, root)
 	data, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("kernel install: encoding kernel.json: %w", err)
@@ -107,14 +118,15 @@ func Install(o InstallOptions) (string, error) {
 	return dir, nil
 }
 
-// NewKernelspec returns the kernel.json that runs gonb with wrapperDir (the go
-// wrapper) and toolsDir (goimports) first on PATH.
-func NewKernelspec(gonb, wrapperDir, toolsDir, root string) Kernelspec {
+// NewKernelspec returns the kernel.json that runs gonb behind the relay (the
+// twintorus binary) with wrapperDir (the go wrapper) and toolsDir (goimports, gopls)
+// first on PATH.
+func NewKernelspec(relay, gonb, wrapperDir, toolsDir, root string) Kernelspec {
 	return Kernelspec{
-		Argv:          []string{gonb, "--kernel", "{connection_file}"},
+		Argv:          []string{relay, "kernel", "relay", "--gonb", gonb, "{connection_file}"},
 		DisplayName:   DisplayName,
 		Language:      "go",
-		InterruptMode: "message", // gonb handles interrupt_request itself
+		InterruptMode: "message", // the relay passes interrupt_request to gonb, which handles it
 		Env: map[string]string{
 			// Jupyter expands ${PATH} from its own environment when it starts the kernel.
 			"PATH": wrapperDir + string(os.PathListSeparator) + toolsDir + string(os.PathListSeparator) + "${PATH}",

@@ -9,17 +9,21 @@ import (
 	"testing"
 )
 
-// fakeTools makes a bin dir with executable stand-ins for gonb and goimports.
+// fakeTools makes a bin dir with executable stand-ins for gonb, goimports, gopls and
+// twintorus (the relay), and returns gonb's path.
 func fakeTools(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
-	for _, name := range []string{"gonb", "goimports"} {
+	for _, name := range []string{"gonb", "goimports", "gopls", "twintorus"} {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return filepath.Join(bin, "gonb")
 }
+
+// relayBeside is the stand-in twintorus binary fakeTools made beside gonb.
+func relayBeside(gonb string) string { return filepath.Join(filepath.Dir(gonb), "twintorus") }
 
 func moduleRoot(t *testing.T) string {
 	t.Helper()
@@ -34,7 +38,8 @@ func TestInstallWritesKernelspec(t *testing.T) {
 	root := moduleRoot(t)
 	gonb := fakeTools(t)
 	data := t.TempDir()
-	dir, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: data})
+	relay := relayBeside(gonb)
+	dir, err := Install(InstallOptions{Root: root, Gonb: gonb, Relay: relay, DataDir: data})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +57,7 @@ func TestInstallWritesKernelspec(t *testing.T) {
 	if spec.DisplayName != "Go (twintorus)" || spec.Language != "go" {
 		t.Errorf("display name %q, language %q", spec.DisplayName, spec.Language)
 	}
-	if got, want := strings.Join(spec.Argv, " "), gonb+" --kernel {connection_file}"; got != want {
+	if got, want := strings.Join(spec.Argv, " "), relay+" kernel relay --gonb "+gonb+" {connection_file}"; got != want {
 		t.Errorf("argv = %q, want %q", got, want)
 	}
 	wantPath := filepath.Join(dir, "bin") + ":" + filepath.Dir(gonb) + ":${PATH}"
@@ -61,7 +66,7 @@ func TestInstallWritesKernelspec(t *testing.T) {
 	}
 
 	// Installing again overwrites in place.
-	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: data}); err != nil {
+	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, Relay: relay, DataDir: data}); err != nil {
 		t.Errorf("second install: %v", err)
 	}
 }
@@ -70,7 +75,8 @@ func TestInstallWritesKernelspec(t *testing.T) {
 // in an empty directory must yield a module that requires and replaces ours.
 func TestGoWrapper(t *testing.T) {
 	root := moduleRoot(t)
-	dir, err := Install(InstallOptions{Root: root, Gonb: fakeTools(t), DataDir: t.TempDir()})
+	gonb := fakeTools(t)
+	dir, err := Install(InstallOptions{Root: root, Gonb: gonb, Relay: relayBeside(gonb), DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +126,7 @@ func TestGoWrapper(t *testing.T) {
 func TestInstallErrors(t *testing.T) {
 	root := moduleRoot(t)
 	gonb := fakeTools(t)
-	if _, err := Install(InstallOptions{Root: t.TempDir(), Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+	if _, err := Install(InstallOptions{Root: t.TempDir(), Gonb: gonb, Relay: relayBeside(gonb), DataDir: t.TempDir()}); err == nil ||
 		!strings.Contains(err.Error(), "not the checkout") {
 		t.Errorf("root without go.mod: err = %v", err)
 	}
@@ -128,16 +134,24 @@ func TestInstallErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(InstallOptions{Root: other, Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+	if _, err := Install(InstallOptions{Root: other, Gonb: gonb, Relay: relayBeside(gonb), DataDir: t.TempDir()}); err == nil ||
 		!strings.Contains(err.Error(), `"example.com/x"`) {
 		t.Errorf("root of another module: err = %v", err)
 	}
 	if err := os.Remove(filepath.Join(filepath.Dir(gonb), "goimports")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, DataDir: t.TempDir()}); err == nil ||
+	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, Relay: relayBeside(gonb), DataDir: t.TempDir()}); err == nil ||
 		!strings.Contains(err.Error(), "goimports") || !strings.Contains(err.Error(), "scripts/setup.sh") {
 		t.Errorf("missing goimports: err = %v", err)
+	}
+	gonb = fakeTools(t)
+	if err := os.Remove(filepath.Join(filepath.Dir(gonb), "gopls")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(InstallOptions{Root: root, Gonb: gonb, Relay: relayBeside(gonb), DataDir: t.TempDir()}); err == nil ||
+		!strings.Contains(err.Error(), "gopls") {
+		t.Errorf("missing gopls: err = %v", err)
 	}
 	if _, err := Install(InstallOptions{}); err == nil {
 		t.Error("empty options: no error")

@@ -25,6 +25,9 @@ type BarPlot struct {
 // Share of a category's width taken by its cluster of bars.
 const clusterWidth = 0.8
 
+// labelGap is the space under a bar's value label, in points.
+const labelGap = 2.5
+
 // Figure renders the plot as a static figure.
 func (p BarPlot) Figure() (*Figure, error) {
 	if err := p.check(); err != nil {
@@ -41,6 +44,7 @@ func (p BarPlot) Figure() (*Figure, error) {
 		entries = append(entries, entry{g.Name, []plot.Thumbnailer{b.styles[i]}})
 	}
 	pl.Add(b)
+	padRange(&pl.Y, axisMargin) // bars start at zero, which stays the axis' end
 	f := &Figure{plot: pl}
 	f.setLegend(p.Legend, entries)
 	return f, nil
@@ -119,7 +123,14 @@ func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
 				{X: left, Y: zero}, {X: left, Y: top}, {X: left + width, Y: top}, {X: left + width, Y: zero},
 			}))
 			if b.labels {
-				c.FillText(b.text, vg.Point{X: left + width/2, Y: top + vg.Points(2)}, label(v))
+				// Above the bar, and above a marker of the same category.
+				y := top
+				for _, m := range b.groups {
+					if m.Marker && !math.IsNaN(m.Values[i]) {
+						y = max(y, trY(m.Values[i])+vg.Points(1.25))
+					}
+				}
+				c.FillText(b.text, vg.Point{X: left + width/2, Y: y + vg.Points(labelGap)}, label(v))
 			}
 			left += width
 		}
@@ -151,7 +162,7 @@ func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 		}
 		for i, v := range g.Values {
 			r := b.text.Rectangle(label(v))
-			r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(2), r.Max.Y+vg.Points(2)
+			r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(labelGap+2), r.Max.Y+vg.Points(labelGap+2)
 			boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(float64(i)), Y: p.Y.Norm(v), Rectangle: r})
 		}
 	}

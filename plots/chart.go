@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -24,11 +25,21 @@ type Chart struct {
 	id            string
 	width, height int
 	option        string // a JavaScript object literal, safe inside <script>
+	fallback      []byte // a PNG shown until the chart draws; nil for none
 }
 
 // ID is the id of the chart's <div>: derived from the chart's content, so
 // the same chart always renders to the same HTML.
 func (c *Chart) ID() string { return c.id }
+
+// WithFallback sets a static image (PNG bytes, e.g. the Figure of the
+// same plot) that the chart's element shows until the chart draws: where
+// scripts do not run (an untrusted notebook, a site that strips them),
+// readers see the figure instead of an empty box. It returns c.
+func (c *Chart) WithFallback(png []byte) *Chart {
+	c.fallback = png
+	return c
+}
 
 // Fragment returns the chart's <div> and the script that draws it. It
 // needs [Library] somewhere on the page, before or after it.
@@ -36,7 +47,12 @@ func (c *Chart) ID() string { return c.id }
 // Identical charts share an id; each script draws the first element with
 // that id not drawn yet, so repeating a chart on a page still works.
 func (c *Chart) Fragment() string {
-	return fmt.Sprintf(`<div id="%s" class="twintorus-chart" style="width:%dpx;height:%dpx;max-width:100%%"></div>
+	img := ""
+	if len(c.fallback) > 0 {
+		img = `<img class="twintorus-fallback" alt="static figure" style="max-width:100%;max-height:100%" src="data:image/png;base64,` +
+			base64.StdEncoding.EncodeToString(c.fallback) + `">`
+	}
+	return fmt.Sprintf(`<div id="%s" class="twintorus-chart" style="width:%dpx;height:%dpx;max-width:100%%">%s</div>
 <script type="text/javascript">
 (function () {
   var id = %q, option = %s;
@@ -45,6 +61,8 @@ func (c *Chart) Fragment() string {
     for (var i = 0; i < all.length; i++) {
       if (!all[i].hasAttribute("data-drawn")) {
         all[i].setAttribute("data-drawn", "");
+        var img = all[i].querySelector(".twintorus-fallback");
+        if (img) { img.remove(); }
         echarts.init(all[i]).setOption(option);
         return;
       }
@@ -53,7 +71,7 @@ func (c *Chart) Fragment() string {
   if (window.echarts) { draw(); } else { (window.twintorusCharts = window.twintorusCharts || []).push(draw); }
 })();
 </script>
-`, c.id, c.width, c.height, c.id, c.option)
+`, c.id, c.width, c.height, img, c.id, c.option)
 }
 
 // HTML returns a self-contained fragment: [Library] and [Chart.Fragment].
@@ -94,6 +112,23 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	}
 	obj["color"] = colors
 	obj["toolbox"] = toolbox(kind == "line")
+	// Tooltips stay inside the chart: near the right edge of a notebook
+	// cell they would otherwise be cut off by the output area.
+	if tt, ok := obj["tooltip"].(map[string]interface{}); ok {
+		tt["confine"] = true
+	} else if obj["tooltip"] != nil {
+		obj["tooltip"] = mergeMap(obj["tooltip"], map[string]interface{}{"confine": true})
+	}
+	// Clicking a legend entry hides its curve (ECharts' default); with many
+	// curves, "all" and "invert" buttons above the legend help compare two.
+	if obj["legend"] != nil {
+		lg := mergeMap(obj["legend"], nil)
+		if lg["show"] == true && lg["orient"] == "vertical" {
+			lg["selector"] = []map[string]string{{"type": "all", "title": "all"}, {"type": "inverse", "title": "invert"}}
+			lg["selectorPosition"] = "start"
+		}
+		obj["legend"] = lg
+	}
 	if edit != nil {
 		edit(obj)
 	}
@@ -114,6 +149,19 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 		height: height,
 		option: option,
 	}, nil
+}
+
+// mergeMap returns v (a struct or map, as go-echarts keeps options) as a map
+// with extra's keys added.
+func mergeMap(v interface{}, extra map[string]interface{}) map[string]interface{} {
+	m := map[string]interface{}{}
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	for k, x := range extra {
+		m[k] = x
+	}
+	return m
 }
 
 // encode writes v as JSON, leaving <, > and & alone (scriptSafe deals
@@ -189,6 +237,7 @@ func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
 	case LegendInside:
 		return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Left: "100", Top: "70"}, 30
 	}
+
 	widest := 0
 	for _, n := range names {
 		widest = max(widest, len([]rune(n)))

@@ -55,7 +55,8 @@ type Figure struct {
 }
 
 type sidePanel interface {
-	width() vg.Length
+	// width is the panel's width beside a data area about height tall.
+	width(height vg.Length) vg.Length
 	draw(c draw.Canvas, data vg.Rectangle)
 }
 
@@ -127,19 +128,41 @@ func (f *Figure) render(format string, w, h vg.Length) (out []byte, err error) {
 	return buf.Bytes(), nil
 }
 
-// draw lays out the plot and, right of it, the side panel.
+// draw lays out the plot and, right of it, the side panel, inside a margin that
+// keeps the title and the last tick label off the edges.
 func (f *Figure) draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
+	c = draw.Crop(c, vg.Points(margin), -vg.Points(margin), vg.Points(margin), -vg.Points(margin))
+	data := f.plot.DataCanvas(c).Rectangle
+	f.fitTicks(data)
 	if f.side == nil {
 		f.plot.Draw(c)
 		return
 	}
-	w := f.side.width()
+	w := f.side.width(data.Max.Y - data.Min.Y)
 	main := draw.Crop(c, 0, -w, 0, 0)
 	f.plot.Draw(main)
 	side := draw.Crop(c, c.Size().X-w, 0, 0, 0)
 	f.side.draw(side, f.plot.DataCanvas(main).Rectangle)
+}
+
+// Room per labelled tick, in points: about what matplotlib leaves.
+const (
+	xTickRoom = 50
+	yTickRoom = 30
+)
+
+// fitTicks sets how many round ticks the axes aim for from the size of the data
+// area, as matplotlib does: more on a wide figure, fewer on a small one. Tickers set
+// through Plot are left alone.
+func (f *Figure) fitTicks(data vg.Rectangle) {
+	if _, ok := f.plot.X.Tick.Marker.(roundTicks); ok {
+		f.plot.X.Tick.Marker = roundTicks{target: max(4, int((data.Max.X-data.Min.X)/vg.Points(xTickRoom)))}
+	}
+	if _, ok := f.plot.Y.Tick.Marker.(roundTicks); ok {
+		f.plot.Y.Tick.Marker = roundTicks{target: max(4, int((data.Max.Y-data.Min.Y)/vg.Points(yTickRoom)))}
+	}
 }
 
 // newPlot returns a plot in the package style.
@@ -147,14 +170,18 @@ func newPlot(o Options) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = o.Title
 	p.Title.TextStyle.Font = sans(titleSize)
-	p.Title.Padding = vg.Points(6)
+	p.Title.Padding = vg.Points(titleGap)
 	p.X.Label.Text = o.XLabel
 	p.Y.Label.Text = o.YLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = sans(labelSize)
+		a.Label.Padding = vg.Points(4)
 		a.Tick.Label.Font = sans(tickSize)
+		a.Tick.Length = vg.Points(4)
 		a.Padding = vg.Points(2)
 	}
+	p.X.Tick.Marker = roundTicks{target: 6}
+	p.Y.Tick.Marker = roundTicks{target: 5}
 	p.Legend.TextStyle.Font = sans(legendSize)
 	p.Legend.ThumbnailWidth = vg.Points(22)
 	return p

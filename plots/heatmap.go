@@ -98,7 +98,7 @@ const (
 
 func (b colorBar) marks() []plot.Tick {
 	var ts []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(b.lo, b.hi) {
+	for _, t := range (roundTicks{target: 5}).Ticks(b.lo, b.hi) {
 		if t.Label != "" && t.Value >= b.lo && t.Value <= b.hi {
 			ts = append(ts, t)
 		}
@@ -106,7 +106,7 @@ func (b colorBar) marks() []plot.Tick {
 	return ts
 }
 
-func (b colorBar) width() vg.Length {
+func (b colorBar) width(vg.Length) vg.Length {
 	var labels vg.Length
 	for _, t := range b.marks() {
 		labels = max(labels, b.ticks.Width(t.Label))

@@ -62,11 +62,13 @@ func (p LinePlot) Figure() (*Figure, error) {
 		entries = append(entries, entry{s.Name, []plot.Thumbnailer{line, marks}})
 	}
 	// A single X or Y value gets a unit range around it, which a log axis
-	// cannot show; widen it by a factor instead.
+	// cannot show; widen it by a factor instead. Linear axes get a margin, so
+	// that the outermost markers and error bars clear the frame.
 	for _, a := range []*plot.Axis{&pl.X, &pl.Y} {
 		if _, log := a.Scale.(plot.LogScale); log && a.Min == a.Max {
 			a.Min, a.Max = a.Min/2, a.Max*2
 		}
+		padRange(a, axisMargin)
 	}
 	f := &Figure{plot: pl}
 	f.setLegend(p.Legend, entries)

@@ -62,10 +62,15 @@ var glyphs = [...]draw.GlyphDrawer{
 	draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{},
 }
 
-// Echarts symbols close to the glyphs, in the same order.
+// Echarts symbols drawing the same marks as the glyphs, in the same order:
+// filled circle, square outline, triangle outline, ×, circle outline, filled
+// square, filled triangle, +. ECharts has no × or +; they are given as filled
+// outlines (a 10×10 path, scaled to the symbol size).
 var echartsSymbols = [...]string{
-	"circle", "rect", "triangle", "diamond",
-	"emptyCircle", "emptyRect", "emptyTriangle", "emptyDiamond",
+	"circle", "emptyRect", "emptyTriangle",
+	"path://M1.5,0L5,3.5L8.5,0L10,1.5L6.5,5L10,8.5L8.5,10L5,6.5L1.5,10L0,8.5L3.5,5L0,1.5Z",
+	"emptyCircle", "rect", "triangle",
+	"path://M4,0H6V4H10V6H6V10H4V6H0V4H4Z",
 }
 
 // look is the resolved style of series i.
@@ -113,6 +118,9 @@ const (
 	gridWidth    = 0.5
 	sidePadding  = 8
 	colorBarSide = 12
+	margin       = 5 // around the whole figure
+	titleGap     = 8 // between the title and the plot
+	axisMargin   = 0.04
 )
 
 var (

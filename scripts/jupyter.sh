@@ -4,6 +4,7 @@
 #
 #   scripts/jupyter.sh [extra jupyter notebook flags, e.g. --port=8899]
 #
+# TWINTORUS_NOTEBOOKS serves another directory than notebooks/ (the tests serve copies).
 # Run scripts/setup.sh first (make run does both). From another machine, tunnel:
 # ssh -L 8888:127.0.0.1:8888 HOST, then open the printed URL.
 set -euo pipefail
@@ -15,10 +16,11 @@ if [[ ! -x "$jupyter" ]]; then
 	exit 1
 fi
 
-mkdir -p "$root/notebooks"
-args=(notebook --no-browser --ip=127.0.0.1 --notebook-dir="$root/notebooks")
+dir="${TWINTORUS_NOTEBOOKS:-$root/notebooks}"
+mkdir -p "$dir"
+args=(notebook --no-browser --ip=127.0.0.1 --notebook-dir="$dir")
 if [[ "$(id -u)" == 0 ]]; then
 	args+=(--allow-root) # Jupyter refuses to run as root without it
 fi
-echo "jupyter: serving $root/notebooks; open the http://127.0.0.1:...?token=... URL below (Ctrl-C to stop)"
+echo "jupyter: serving $dir; open the http://127.0.0.1:...?token=... URL below (Ctrl-C to stop)"
 exec "$jupyter" "${args[@]}" "$@"

@@ -19,6 +19,12 @@ if [[ "$(id -u)" != 0 ]]; then
 	sudo=(sudo)
 fi
 echo "setup-browser: installing Debian packages: ${missing[*]}"
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup-browser: $(/usr/bin/chromium --version)"
+log="$(mktemp "${TMPDIR:-/tmp}/setup-browser.XXXXXX")"
+if ! { "${sudo[@]}" apt-get update -q && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "setup-browser: installing ${missing[*]} failed (apt output above)" >&2
+	rm -f "$log"
+	exit 1
+fi
+rm -f "$log"
+echo "setup-browser: $(/usr/bin/chromium --version 2>/dev/null)"

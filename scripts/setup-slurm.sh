@@ -46,11 +46,19 @@ else
 		trap '"${SUDO[@]}" rm -f "$policy"' EXIT
 	fi
 	export DEBIAN_FRONTEND=noninteractive
-	# Package lists may be absent on a new machine; refresh them once.
-	if ! "${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
-		"${SUDO[@]}" apt-get update
-		"${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+	# Quiet like the other setup scripts: apt's output is kept in a log and shown only
+	# when the install fails. Package lists may be absent on a new machine; refresh
+	# them once.
+	log="$(mktemp "${TMPDIR:-/tmp}/setup-slurm.XXXXXX")"
+	if ! "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+		if ! { "${SUDO[@]}" apt-get update -q && "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1; then
+			cat "$log" >&2
+			echo "setup-slurm: installing ${missing[*]} failed (apt output above)" >&2
+			rm -f "$log"
+			exit 1
+		fi
 	fi
+	rm -f "$log"
 fi
 
 for t in "${tools[@]}"; do

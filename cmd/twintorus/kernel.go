@@ -17,7 +17,7 @@ func newKernelCmd() *cobra.Command {
 		Use:   "kernel",
 		Short: "Manage the Jupyter notebook kernel",
 	}
-	cmd.AddCommand(newKernelInstallCmd())
+	cmd.AddCommand(newKernelInstallCmd(), newKernelRelayCmd())
 	return cmd
 }
 
@@ -29,8 +29,9 @@ func newKernelInstallCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "install",
 		Short: `Install the "` + kernel.KernelName + `" Jupyter kernelspec (` + kernel.DisplayName + `)`,
-		Long: `Install the "` + kernel.KernelName + `" kernelspec: gonb (bin/gonb, built by scripts/setup.sh)
-with this checkout's packages importable offline from notebook cells.
+		Long: `Install the "` + kernel.KernelName + `" kernelspec: gonb (bin/gonb, built by scripts/setup.sh),
+run behind this binary's relay (twintorus kernel relay), with this checkout's
+packages importable offline from notebook cells.
 
 By default (and with --user) it goes to $JUPYTER_DATA_DIR/kernels or
 ~/.local/share/jupyter/kernels, which every Jupyter run by this user reads.
@@ -40,6 +41,12 @@ whose data path is that prefix (a virtualenv or conda environment).`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if user && opts.Prefix != "" {
 				return flagError{errors.New("--user and --prefix exclude each other")}
+			}
+			if opts.Relay == "" {
+				// The binary that installs the kernel is the one that relays for it.
+				if exe, err := os.Executable(); err == nil {
+					opts.Relay = exe
+				}
 			}
 			if opts.Root == "" {
 				root, err := findRoot()
@@ -61,7 +68,8 @@ whose data path is that prefix (a virtualenv or conda environment).`,
 	f.BoolVar(&user, "user", false, "install for the current user (the default)")
 	f.StringVar(&opts.Prefix, "prefix", "", "install into `DIR`/share/jupyter/kernels")
 	f.StringVar(&opts.Root, "root", "", "checkout whose packages cells import (default: the one containing the current directory)")
-	f.StringVar(&opts.Gonb, "gonb", "", "gonb binary, with goimports beside it (default: ROOT/bin/gonb)")
+	f.StringVar(&opts.Gonb, "gonb", "", "gonb binary, with goimports and gopls beside it (default: ROOT/bin/gonb)")
+	f.StringVar(&opts.Relay, "relay", "", "twintorus binary that runs gonb behind its relay (default: this one)")
 	return cmd
 }
 

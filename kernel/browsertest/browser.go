@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -83,13 +84,10 @@ type Page struct {
 }
 
 // Load starts Chromium with a new profile in a temporary directory, opens the file
-// at path and waits for its load event. ctx bounds the whole life of the browser:
-// give it a timeout, and Close the page when done.
+// at path and waits for its load event. Requests to http(s) and ws(s) are blocked.
+// ctx bounds the whole life of the browser: give it a timeout, and Close the page
+// when done.
 func Load(ctx context.Context, path string) (*Page, error) {
-	chromium := Chromium()
-	if chromium == "" {
-		return nil, fmt.Errorf("browsertest: Chromium not found at %s (set CHROMIUM or run scripts/setup-browser.sh)", DefaultChromium)
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("browsertest: %w", err)
@@ -97,11 +95,27 @@ func Load(ctx context.Context, path string) (*Page, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("browsertest: page: %w", err)
 	}
+	u := url.URL{Scheme: "file", Path: abs}
+	return open(ctx, u.String(), true)
+}
+
+// LoadURL opens a page served over http, such as a local Jupyter server, with the
+// network open: the test checks Requests for anything that left the machine. ctx
+// bounds the browser's life, as for Load.
+func LoadURL(ctx context.Context, rawURL string) (*Page, error) {
+	return open(ctx, rawURL, false)
+}
+
+func open(ctx context.Context, pageURL string, block bool) (*Page, error) {
+	chromium := Chromium()
+	if chromium == "" {
+		return nil, fmt.Errorf("browsertest: Chromium not found at %s (set CHROMIUM or run scripts/setup-browser.sh)", DefaultChromium)
+	}
 	dataDir, err := os.MkdirTemp("", "browsertest-profile-")
 	if err != nil {
 		return nil, fmt.Errorf("browsertest: profile directory: %w", err)
 	}
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromium), chromedp.UserDataDir(dataDir)}
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromium), chromedp.UserDataDir(dataDir), chromedp.WindowSize(1280, 1000)}
 	for _, f := range Flags {
 		opts = append(opts, chromedp.Flag(f, true))
 	}
@@ -117,18 +131,38 @@ func Load(ctx context.Context, path string) (*Page, error) {
 	if err := chromedp.Listen(tabCtx, p.record); err != nil {
 		return nil, p.fail(fmt.Errorf("browsertest: starting %s: %w", chromium, err))
 	}
-	patterns := make([]*network.BlockPattern, len(blocked))
-	for i, scheme := range blocked {
-		patterns[i] = &network.BlockPattern{URLPattern: scheme + "://*:*/*", Block: true}
+	if block {
+		patterns := make([]*network.BlockPattern, len(blocked))
+		for i, scheme := range blocked {
+			patterns[i] = &network.BlockPattern{URLPattern: scheme + "://*:*/*", Block: true}
+		}
+		if _, err := chromedp.Call(tabCtx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
+			return nil, p.fail(fmt.Errorf("browsertest: blocking network requests: %w", err))
+		}
 	}
-	if _, err := chromedp.Call(tabCtx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
-		return nil, p.fail(fmt.Errorf("browsertest: blocking network requests: %w", err))
-	}
-	u := url.URL{Scheme: "file", Path: abs}
-	if err := chromedp.Do(tabCtx, chromedp.Navigate(u.String())); err != nil {
-		return nil, p.fail(fmt.Errorf("browsertest: loading %s: %w", u.String(), err))
+	if err := chromedp.Do(tabCtx, chromedp.Navigate(pageURL)); err != nil {
+		return nil, p.fail(fmt.Errorf("browsertest: loading %s: %w", pageURL, err))
 	}
 	return p, nil
+}
+
+// WaitFor evaluates a JavaScript expression until it is true, every 100 ms, for up
+// to timeout; the error says what was awaited.
+func (p *Page) WaitFor(expr string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := Eval[bool](p, expr)
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("browsertest: waited %v for %s: %w", timeout, expr, err)
+			}
+			return fmt.Errorf("browsertest: waited %v for %s", timeout, expr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // fail closes a page that could not load and returns err with any close error.

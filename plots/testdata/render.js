@@ -11,6 +11,7 @@ const divs = [...html.matchAll(/<div id="([^"]+)"/g)].map((m) => ({
   id: m[1], attrs: {},
   hasAttribute(a) { return a in this.attrs; },
   setAttribute(a, v) { this.attrs[a] = v; },
+  querySelector() { return null; },
 }));
 const scripts = [...html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 const complaints = [], amdCalls = [], drawn = [];

@@ -52,7 +52,8 @@ func readString(t *testing.T, path string) string {
 
 // TestStoreReadsFormatV1: testdata/store-v1 was written by the first record format,
 // each record embedding its spec (`twintorus sweep testdata/store-v1.yaml` before the
-// change). It still loads, with the same table and summaries as the program that made
+// change; when engine.ModelVersion became 2 its records' keys, model field and checksums
+// were renamed to version 2, their results being the same under both). It still loads, with the same table and summaries as the program that made
 // it wrote (testdata/store-v1.csv and store-v1-summary.csv); a sweep of its spec finds
 // every record; a sweep that adds loads mixes both formats in one store.
 func TestStoreReadsFormatV1(t *testing.T) {

@@ -1,0 +1,28 @@
+// Package relay runs between Jupyter and gonb and gives the "twintorus" kernel what
+// gonb v0.11.1 lacks: a cell whose program fails (a panic, os.Exit(1), a signal) ends
+// with an error, and Run All stops there.
+//
+// gonb reports only compile errors as errors. When the cell's program exits non-zero
+// it publishes the exit as one stderr line ("exit status 2", "signal: killed") and
+// replies "ok"; and it runs every execute request it is sent, ignoring the
+// request's stop_on_error. The relay owns the connection Jupyter gives the kernel,
+// starts gonb on a private one (Unix sockets in a temporary directory) and passes
+// every message through unchanged, except that it
+//
+//   - sends gonb one execute request at a time, queueing the rest itself;
+//   - watches gonb's output for the finishing request: when its program's exit line
+//     appears, the relay turns gonb's "ok" reply into an error reply and publishes an
+//     error output (ename "CellFailed", the panic message as evalue), before the
+//     kernel's idle status;
+//   - after any error reply to a request with stop_on_error (the default of the
+//     notebook UI and nbconvert), answers the requests still queued with "aborted",
+//     as ipykernel does, so Run All stops at the failing cell.
+//
+// Messages keep their signatures; the relay signs only the messages it makes or
+// changes, with the connection's key. Routing needs no table: requests are passed on
+// with the client's identity frames, which gonb echoes back.
+//
+// The engine of this is the State type (no sockets, fully tested); Run wires it to
+// ZeroMQ sockets (github.com/go-zeromq/zmq4, the library gonb itself uses) and to
+// the gonb process, whose exit ends the relay with the same status.
+package relay

@@ -1,0 +1,276 @@
+package notebooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twintorus/twintorus/kernel/browsertest"
+	"github.com/twintorus/twintorus/kernel/jupytertest"
+)
+
+// runAllTimeout bounds Run All of one notebook: the shipped notebooks read stored
+// results and run in about a minute; a machine shared with other work needs more.
+const runAllTimeout = 10 * time.Minute
+
+// TestLiveNotebooks is what a user does: set up as scripts/setup.sh does (kernelspec,
+// notebooks signed as trusted), start Jupyter as `make run` does, open each shipped
+// notebook in Chromium without running it and find every interactive chart drawn,
+// Run All and find them drawn again, with no cell failing and no request leaving the
+// machine; completion and inline documentation work (gopls, offline); and a notebook
+// whose second cell panics stops there when run.
+func TestLiveNotebooks(t *testing.T) {
+	browsertest.Require(t)
+	env := jupytertest.Setup(t)
+	dir := t.TempDir()
+	var names []string
+	for _, path := range committed(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, path)
+	}
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = filepath.Join(dir, n)
+	}
+	env.Trust(t, paths...)
+	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := env.Start(t, dir)
+
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			want := declaredCharts(t, name)
+			page := openNotebook(t, srv, name)
+			if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || !trusted {
+				t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
+			}
+			checkCharts(t, page, "as opened", want)
+
+			runAll(t, page)
+			n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := page.WaitFor(fmt.Sprintf(`(function () {
+			  var code = Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; });
+			  return document.querySelectorAll(".cell.running").length === 0 &&
+			    code.every(function (c, i) { return c.input_prompt_number === i + 1; }) && code.length === %d;
+			})()`, n), runAllTimeout); err != nil {
+				t.Fatalf("Run All did not finish every cell in order: %v\nprompts: %v", err, prompts(page))
+			}
+			if errs, err := browsertest.Eval[[]string](page, `Array.prototype.map.call(document.querySelectorAll(".output_error"), function (e) { return e.innerText.slice(0, 500); })`); err != nil || len(errs) > 0 {
+				t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
+			}
+			checkCharts(t, page, "after Run All", want)
+			checkLocal(t, page, srv)
+		})
+	}
+
+	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
+
+	t.Run("panic stops Run All", func(t *testing.T) {
+		page := openNotebook(t, srv, "panic.ipynb")
+		runAll(t, page)
+		type state struct {
+			Prompts []any
+			Errors  []string
+			Outputs []int
+		}
+		probe := `(function () {
+		  var cells = Jupyter.notebook.get_cells();
+		  return {
+		    prompts: cells.map(function (c) { return c.input_prompt_number === undefined ? null : c.input_prompt_number; }),
+		    errors: cells.map(function (c) { var e = c.output_area.element[0].querySelector(".output_error"); return e ? e.innerText : ""; }),
+		    outputs: cells.map(function (c) { return c.output_area.outputs.length; })
+		  };
+		})()`
+		if err := page.WaitFor(`document.querySelectorAll(".cell.running").length === 0 && Jupyter.notebook.get_cell(1).input_prompt_number === 2`, 3*time.Minute); err != nil {
+			s, _ := browsertest.Eval[state](page, probe)
+			t.Fatalf("the failing cell did not finish: %v; %+v", err, s)
+		}
+		time.Sleep(2 * time.Second) // anything Run All would still run has had time to start
+		s, err := browsertest.Eval[state](page, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(s.Prompts[0]) != "1" || !strings.Contains(s.Errors[1], "CellFailed: panic: cell failed on purpose (exit status 2)") {
+			t.Errorf("first cell prompt %v, second cell's error %q; want 1 and the panic", s.Prompts[0], s.Errors[1])
+		}
+		if s.Prompts[2] != nil || s.Outputs[2] != 0 {
+			t.Errorf("the cell after the failing one ran: prompt %v, %d outputs", s.Prompts[2], s.Outputs[2])
+		}
+	})
+}
+
+// TestLiveNotebooks, continued: completion and inline documentation in a cell come
+// from gopls, offline.
+func checkCompletion(t *testing.T, srv *jupytertest.Server) {
+	page := openNotebook(t, srv, "complete.ipynb")
+	const code = "import \"github.com/twintorus/twintorus/sim/topology\"\n\n%%\nnet := topology.MustNew(\"twin:4x4x4/D\")\n_ = net\n"
+	ask := func(request string) string {
+		t.Helper()
+		if _, err := browsertest.Eval[any](page, `window.twintorusReply = null; `+request+`, null`); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.WaitFor("window.twintorusReply !== null", 3*time.Minute); err != nil { // gopls loads the module first
+			t.Fatalf("no reply to %s: %v; page errors: %q", request, err, page.Errors())
+		}
+		reply, err := browsertest.Eval[string](page, "JSON.stringify(window.twintorusReply)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	src := fmt.Sprintf("%q", code)
+	partial := code[:strings.Index(code, "MustNew")+len("MustNe")]
+	reply := ask(`Jupyter.notebook.kernel.complete(` + fmt.Sprintf("%q", partial) + `, ` + fmt.Sprint(len(partial)) + `, function (r) { window.twintorusReply = r.content; })`)
+	if !strings.Contains(reply, `"MustNew"`) {
+		t.Errorf("completing topology.MustNe: %s", reply)
+	}
+	reply = ask(`Jupyter.notebook.kernel.inspect(` + src + `, ` + fmt.Sprint(strings.Index(code, "MustNew")+3) + `, function (r) { window.twintorusReply = r.content; })`)
+	if !strings.Contains(reply, "func topology.MustNew(spec string) *topology.Network") {
+		t.Errorf("inline documentation of topology.MustNew: %s", reply)
+	}
+}
+
+const emptyNotebook = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c", "metadata": {}, "outputs": [], "source": []}],
+ "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
+ "nbformat": 4, "nbformat_minor": 5}`
+
+// panicNotebook's second cell fails on purpose; Run All must not reach the third.
+const panicNotebook = `{"cells": [
+ {"cell_type": "code", "execution_count": null, "id": "ok", "metadata": {}, "outputs": [], "source": ["%%\n", "fmt.Println(\"first\")\n"]},
+ {"cell_type": "code", "execution_count": null, "id": "bad", "metadata": {}, "outputs": [], "source": ["%%\n", "panic(\"cell failed on purpose\")\n"]},
+ {"cell_type": "code", "execution_count": null, "id": "after", "metadata": {}, "outputs": [], "source": ["%%\n", "fmt.Println(\"must not run\")\n"]}],
+ "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
+ "nbformat": 4, "nbformat_minor": 5}`
+
+// openNotebook opens a notebook of the server in Chromium and waits until Jupyter
+// has loaded it and connected its kernel.
+func openNotebook(t *testing.T, srv *jupytertest.Server, name string) *browsertest.Page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runAllTimeout+5*time.Minute)
+	t.Cleanup(cancel)
+	page, err := browsertest.LoadURL(ctx, srv.NotebookURL(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := page.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := page.WaitFor(`!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, 2*time.Minute); err != nil {
+		t.Fatalf("%s did not load with a connected kernel: %v\n%s", name, err, srv.Log())
+	}
+	return page
+}
+
+func runAll(t *testing.T, page *browsertest.Page) {
+	t.Helper()
+	if _, err := browsertest.Eval[any](page, "Jupyter.notebook.execute_all_cells(), null"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func prompts(page *browsertest.Page) []any {
+	p, _ := browsertest.Eval[[]any](page, `Jupyter.notebook.get_cells().map(function (c) { return c.input_prompt_number === undefined ? null : c.input_prompt_number; })`)
+	return p
+}
+
+// checkCharts waits until every cell shows the charts its metadata declares, each
+// drawn: an ECharts instance on a visible element with a canvas of non-zero size.
+func checkCharts(t *testing.T, page *browsertest.Page, when string, want []int) {
+	t.Helper()
+	const probe = `Jupyter.notebook.get_cells().map(function (c) {
+	  if (c.cell_type !== "code") { return [0, 0]; }
+	  var all = c.output_area.element[0].querySelectorAll(".twintorus-chart"), ok = 0;
+	  for (var i = 0; i < all.length; i++) {
+	    var el = all[i], inst = window.echarts && echarts.getInstanceByDom(el), cv = el.querySelector("canvas");
+	    if (inst && cv && cv.width > 0 && cv.height > 0 && el.offsetWidth > 0 && el.offsetHeight > 0 && inst.getOption().series.length > 0) { ok++; }
+	  }
+	  return [all.length, ok];
+	})`
+	var got [][2]int
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var err error
+		got, err = browsertest.Eval[[][2]int](page, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if chartsMatch(got, want) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	drawn := 0
+	for i := range want {
+		if i >= len(got) {
+			t.Errorf("%s: the page has %d cells, the notebook %d", when, len(got), len(want))
+			return
+		}
+		drawn += got[i][1]
+		if got[i][0] != want[i] || got[i][1] != want[i] {
+			t.Errorf("%s: cell %d shows %d charts, %d drawn; its metadata declares %d", when, i, got[i][0], got[i][1], want[i])
+		}
+	}
+	t.Logf("%s: %d charts drawn", when, drawn)
+}
+
+func chartsMatch(got [][2]int, want []int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if got[i][0] != want[i] || got[i][1] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkLocal fails on any request the page made beyond the Jupyter server.
+func checkLocal(t *testing.T, page *browsertest.Page, srv *jupytertest.Server) {
+	t.Helper()
+	for _, r := range page.Requests() {
+		u, err := url.Parse(r.URL)
+		if err != nil || (u.Scheme != "data" && u.Scheme != "blob" && u.Scheme != "about" && u.Host != srv.Host) {
+			t.Errorf("request beyond the local server: %s", r.URL)
+		}
+	}
+}
+
+// declaredCharts is, for each cell of a committed notebook, the number of
+// interactive charts its metadata says it shows ("twintorus": {"charts": N}).
+func declaredCharts(t *testing.T, path string) []int {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb notebook
+	if err := json.Unmarshal(raw, &nb); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int, len(nb.Cells))
+	for i, c := range nb.Cells {
+		out[i] = c.Metadata.Twintorus.Charts
+	}
+	return out
+}
