@@ -1,0 +1,52 @@
+package figures
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+func closedSummary(topo, scheme, workload string, exec float64) experiment.Summary {
+	return experiment.Summary{Curve: topo + " " + scheme + " " + workload, N: 1,
+		Point:     experiment.Point{Topology: topo, Deadlock: scheme, Workload: workload, Mapping: "linear"},
+		Estimates: map[string]experiment.Estimate{ExecutionCycles: {N: 1, Mean: exec, Low: math.NaN(), High: math.NaN()}}}
+}
+
+func TestClosedLoopFigures(t *testing.T) {
+	sums := []experiment.Summary{
+		closedSummary("torus:8x8x4", "vc", "bcast:binomial:16B", 100),
+		closedSummary("twin:4x4x2x2x2/cbest", "vc", "bcast:binomial:16B", 90),
+		closedSummary("torus:8x8x8", "vc", "bcast:binomial:16B", 120),
+		closedSummary("twin:4x4x2x4x2/cbest", "vc", "bcast:binomial:16B", 100),
+		closedSummary("torus:8x8x4", "vc", "alltoall:pairwise:16B", 200),
+		closedSummary("twin:4x4x2x2x2/cbest", "vc", "alltoall:pairwise:16B", 150),
+	}
+	series, err := AgainstSize(sums, "bcast:binomial:16B", ExecutionCycles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(series) != 2 || series[0].Name != "3D torus VCs" || series[1].Name != "5DT torus VCs" ||
+		len(series[1].Points) != 2 || series[1].Points[0].X != 256 || series[1].Points[1].Y != 100 {
+		t.Errorf("series %+v", series)
+	}
+	bars, err := Reductions(sums, ExecutionCycles, "torus:8x8x4", "twin:4x4x2x2x2/cbest", "vc", func(w string) float64 {
+		if strings.HasPrefix(w, "bcast") {
+			return -12.7
+		}
+		return math.NaN()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bars.Categories) != 2 || bars.Groups[0].Values[0] != 10 || bars.Groups[0].Values[1] != 25 || bars.Groups[1].Values[0] != -12.7 {
+		t.Errorf("bars %+v", bars)
+	}
+	if _, err := bars.Figure(); err != nil {
+		t.Error(err)
+	}
+	if _, err := AgainstSize(sums, "gather:binomial:16B", ExecutionCycles); err == nil {
+		t.Error("a workload with no summaries plotted")
+	}
+}
