@@ -11,11 +11,9 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// Closed-loop results: one summary per curve (no load axis), so the figures are
-// against network size, or bars per workload.
-
-// ExecutionCycles is the closed-loop metric figures plot by default.
-const ExecutionCycles = "execution_cycles"
+// Closed-loop results have one summary per curve (no load axis): their figures are
+// a metric against network size, and the papers' "reduction" of one network against
+// another per workload.
 
 // Family is a network's family and dimension without its size, "3D torus" or "5DT
 // torus": the line a closed-loop figure draws across sizes.
@@ -33,8 +31,8 @@ func Family(spec string) string {
 	return string(s.Family)
 }
 
-// pes is a network's PE count, from its spec.
-func pes(spec string) (int, error) {
+// PEs is a network's PE count, from its spec.
+func PEs(spec string) (int, error) {
 	s, err := topology.Parse(spec)
 	if err != nil {
 		return 0, err
@@ -52,24 +50,27 @@ func pes(spec string) (int, error) {
 	return n, nil
 }
 
-// AgainstSize makes one series per network family and deadlock scheme of the
-// summaries of one workload: metric against PEs, with 95 % confidence intervals
-// (a linear mapping has none: every replication is the same run). Bubble flow control
-// is solid, virtual channels dotted.
-func AgainstSize(sums []experiment.Summary, workload, metric string) ([]plots.Series, error) {
+// AgainstSize draws a closed-loop metric of one workload against the networks' PEs,
+// one line per network family and deadlock scheme (and mapping, when not linear):
+// twin tori blue, tori black, virtual channels dotted. Points carry 95 % confidence
+// intervals when the replications differ (random mappings).
+//
+//	kernel.Show(figures.AgainstSize(res, "alltoall:pairwise:512B", experiment.ExecutionCycles))
+func AgainstSize(src Summarized, workload string, metric experiment.MetricName, opts ...Option) (plots.LinePlot, error) {
+	v := options(opts)
+	if src == nil {
+		return plots.LinePlot{}, fmt.Errorf("figures: nothing to plot (nil results)")
+	}
 	var names []string
 	series := map[string]*plots.Series{}
-	for _, s := range sums {
-		if s.Point.Workload != workload {
+	for _, s := range src.Summaries() {
+		e, ok := s.Estimate(metric)
+		if s.Point.Workload != workload || !v.kept(s) || !ok || math.IsNaN(e.Mean) {
 			continue
 		}
-		e, ok := s.Estimates[metric]
-		if !ok || math.IsNaN(e.Mean) {
-			continue
-		}
-		n, err := pes(s.Point.Topology)
+		n, err := PEs(s.Point.Topology)
 		if err != nil {
-			return nil, err
+			return plots.LinePlot{}, err
 		}
 		name := Family(s.Point.Topology) + " " + Scheme(s.Point.Deadlock)
 		if s.Point.Mapping != "" && s.Point.Mapping != "linear" {
@@ -78,7 +79,7 @@ func AgainstSize(sums []experiment.Summary, workload, metric string) ([]plots.Se
 		sr, ok := series[name]
 		if !ok {
 			sr = &plots.Series{Name: name, Color: plots.Black, Dash: plots.Solid}
-			if strings.HasPrefix(name, "5DT") || strings.Contains(name, "DT ") {
+			if strings.Contains(Family(s.Point.Topology), "DT") {
 				sr.Color = plots.Blue
 			}
 			if s.Point.Deadlock == "vc" {
@@ -87,37 +88,43 @@ func AgainstSize(sums []experiment.Summary, workload, metric string) ([]plots.Se
 			series[name] = sr
 			names = append(names, name)
 		}
-		p := plots.Point{X: float64(n), Y: e.Mean, XLow: math.NaN(), XHigh: math.NaN(), YLow: e.Low, YHigh: e.High}
-		if e.N < 2 {
-			p.YLow, p.YHigh = math.NaN(), math.NaN()
+		p := plots.Point{X: float64(n), Y: e.Mean, XLow: math.NaN(), XHigh: math.NaN(), YLow: math.NaN(), YHigh: math.NaN()}
+		if e.N > 1 && e.High > e.Low {
+			p.YLow, p.YHigh = e.Low, e.High
 		}
 		sr.Points = append(sr.Points, p)
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("figures: no closed-loop summaries of %s with %s", workload, metric)
+		return plots.LinePlot{}, fmt.Errorf("figures: no closed-loop summary of %s has %s", workload, metric)
 	}
 	out := make([]plots.Series, len(names))
 	for i, n := range names {
 		out[i] = *series[n]
 		slices.SortFunc(out[i].Points, func(a, b plots.Point) int { return int(a.X - b.X) })
 	}
-	return out, nil
+	title := v.title
+	if title == "" {
+		title = workload
+	}
+	return plots.LinePlot{Options: plots.Options{Title: title, XLabel: "PEs", YLabel: axisLabel(metric), Legend: v.legend}, Series: out}, nil
 }
 
-// Reductions is a bar chart of how much less of a metric (execution time by default)
-// one network needs than another, (base − other)/base in percent, for each workload
-// the summaries hold, at one deadlock scheme: the form of the papers' "reduction"
-// columns. paper, when set, gives the paper's reduction per workload, drawn as
-// markers beside the bars (NaN where the paper has none).
-func Reductions(sums []experiment.Summary, metric, base, other, scheme string, paper func(workload string) float64) (plots.BarPlot, error) {
+// Reductions is a bar chart of how much less of a closed-loop metric network other
+// needs than network base, (base − other)/base in percent, per workload of src under
+// one deadlock scheme: the form of the papers' "reduction" columns. paper, when set,
+// gives the paper's reduction of a workload, drawn as a marker beside its bar (NaN
+// where the paper has none).
+func Reductions(src Summarized, metric experiment.MetricName, base, other, scheme string, paper func(workload string) float64, opts ...Option) (plots.BarPlot, error) {
+	v := options(opts)
+	if src == nil {
+		return plots.BarPlot{}, fmt.Errorf("figures: nothing to plot (nil results)")
+	}
+	base, other = canonical(base), canonical(other)
 	value := map[[2]string]float64{}
 	var workloads []string
-	for _, s := range sums {
-		if s.Point.Deadlock != scheme || s.Point.Workload == "" {
-			continue
-		}
-		e, ok := s.Estimates[metric]
-		if !ok {
+	for _, s := range src.Summaries() {
+		e, ok := s.Estimate(metric)
+		if s.Point.Deadlock != scheme || s.Point.Workload == "" || !ok || !v.kept(s) {
 			continue
 		}
 		value[[2]string{s.Point.Topology, s.Point.Workload}] = e.Mean
@@ -136,19 +143,42 @@ func Reductions(sums []experiment.Summary, metric, base, other, scheme string, p
 		}
 		cats = append(cats, w)
 		ours.Values = append(ours.Values, 100*(b-o)/b)
-		v := math.NaN()
+		r := math.NaN()
 		if paper != nil {
-			v = paper(w)
+			r = paper(w)
 		}
-		ref.Values = append(ref.Values, v)
+		ref.Values = append(ref.Values, r)
 	}
 	if len(cats) == 0 {
 		return plots.BarPlot{}, fmt.Errorf("figures: no workload has %s on both %s and %s with %s", metric, base, other, scheme)
 	}
 	groups := []plots.BarGroup{ours}
-	if slices.ContainsFunc(ref.Values, func(v float64) bool { return !math.IsNaN(v) }) {
+	if slices.ContainsFunc(ref.Values, func(x float64) bool { return !math.IsNaN(x) }) {
 		groups = append(groups, ref)
 	}
-	return plots.BarPlot{Options: plots.Options{Title: fmt.Sprintf("%s against %s, %s", Network(other), Network(base), Scheme(scheme)),
-		YLabel: "reduction of " + strings.ReplaceAll(metric, "_", " ") + " (%)"}, Categories: cats, Groups: groups, Labels: true}, nil
+	title := v.title
+	if title == "" {
+		title = fmt.Sprintf("%s against %s, %s", Network(other), Network(base), Scheme(scheme))
+	}
+	return plots.BarPlot{Options: plots.Options{Title: title, YLabel: "reduction of " + axisLabel(metric) + " (%)", Legend: v.legend},
+		Categories: cats, Groups: groups, Labels: true}, nil
+}
+
+// options applies a figure's options.
+func options(opts []Option) view {
+	var v view
+	for _, o := range opts {
+		o(&v)
+	}
+	return v
+}
+
+// kept reports whether every Only of the view accepts s.
+func (v view) kept(s experiment.Summary) bool {
+	for _, k := range v.keep {
+		if !k(s) {
+			return false
+		}
+	}
+	return true
 }

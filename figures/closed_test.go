@@ -11,7 +11,7 @@ import (
 func closedSummary(topo, scheme, workload string, exec float64) experiment.Summary {
 	return experiment.Summary{Curve: topo + " " + scheme + " " + workload, N: 1,
 		Point:     experiment.Point{Topology: topo, Deadlock: scheme, Workload: workload, Mapping: "linear"},
-		Estimates: map[string]experiment.Estimate{ExecutionCycles: {N: 1, Mean: exec, Low: math.NaN(), High: math.NaN()}}}
+		Estimates: map[string]experiment.Estimate{string(experiment.ExecutionCycles): {N: 1, Mean: exec, Low: math.NaN(), High: math.NaN()}}}
 }
 
 func TestClosedLoopFigures(t *testing.T) {
@@ -23,15 +23,16 @@ func TestClosedLoopFigures(t *testing.T) {
 		closedSummary("torus:8x8x4", "vc", "alltoall:pairwise:16B", 200),
 		closedSummary("twin:4x4x2x2x2/cbest", "vc", "alltoall:pairwise:16B", 150),
 	}
-	series, err := AgainstSize(sums, "bcast:binomial:16B", ExecutionCycles)
+	lp, err := AgainstSize(summaries(sums), "bcast:binomial:16B", experiment.ExecutionCycles)
 	if err != nil {
 		t.Fatal(err)
 	}
+	series := lp.Series
 	if len(series) != 2 || series[0].Name != "3D torus VCs" || series[1].Name != "5DT torus VCs" ||
 		len(series[1].Points) != 2 || series[1].Points[0].X != 256 || series[1].Points[1].Y != 100 {
 		t.Errorf("series %+v", series)
 	}
-	bars, err := Reductions(sums, ExecutionCycles, "torus:8x8x4", "twin:4x4x2x2x2/cbest", "vc", func(w string) float64 {
+	bars, err := Reductions(summaries(sums), experiment.ExecutionCycles, "torus:8x8x4", "twin:4x4x2x2x2/cbest", "vc", func(w string) float64 {
 		if strings.HasPrefix(w, "bcast") {
 			return -12.7
 		}
@@ -46,7 +47,12 @@ func TestClosedLoopFigures(t *testing.T) {
 	if _, err := bars.Figure(); err != nil {
 		t.Error(err)
 	}
-	if _, err := AgainstSize(sums, "gather:binomial:16B", ExecutionCycles); err == nil {
+	if _, err := AgainstSize(summaries(sums), "gather:binomial:16B", experiment.ExecutionCycles); err == nil {
 		t.Error("a workload with no summaries plotted")
 	}
 }
+
+// summaries holds summaries for the figure functions.
+type summaries []experiment.Summary
+
+func (s summaries) Summaries(...string) []experiment.Summary { return s }
