@@ -187,7 +187,10 @@ type Engine struct {
 
 	prog     Program // closed-loop workload, or nil
 	progSend func(src, dst, packets, id int32)
-	progID   []int32 // per message slot: the Program's id of the message in it
+	progID   []int32 // per slot of msgs: the Program's id of the message in it
+	// progQueued is, per slot of the source queues' pool, the Program's id of the
+	// message waiting in it: the queues stay as open-loop runs have them.
+	progQueued []int32
 
 	beforeAlloc func() // tests only: called every cycle just before allocation
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
@@ -468,13 +471,13 @@ func (e *Engine) Step() {
 	*b = (*b)[:0]
 
 	// 2. New messages, then NIC injection.
-	if e.prog != nil {
-		e.prog.Release(t, e.progSend)
-	}
 	for _, pe := range e.gen.due(t) {
 		if e.generate(int(pe)) {
 			e.gen.add(pe, e.nextGen(t), t)
 		}
+	}
+	if e.prog != nil {
+		e.prog.Release(t, e.progSend)
 	}
 	e.inject()
 
@@ -956,9 +959,6 @@ func (e *Engine) start(base, np int, r request) {
 		e.m.ejectAll += L
 	}
 	e.m.channel(out, now, L)
-	if e.m.closed != nil {
-		e.m.closed.switchBusy(out, now, now+L)
-	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
 	// one might not, and waits for its event.
@@ -969,6 +969,9 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	e.lastMove = now + L - 1
 	e.popHead(r.ivc, now+L)
+	if c := e.m.closed; c != nil {
+		c.switchBusy(out, now, now+L)
+	}
 }
 
 // popHead removes the head packet of ivc, which has left (packet level) or whose tail
@@ -1065,8 +1068,8 @@ func (e *Engine) deliver(pi int32, at int64) {
 	e.msgs[mi].remaining--
 	msgDone := e.msgs[mi].remaining == 0
 	e.m.delivered(e, pk, at, msgDone, e.msgs[mi].gen)
-	if msgDone && e.prog != nil {
-		e.prog.Delivered(e.progID[mi], at)
+	if e.prog != nil {
+		e.programDelivered(pk, at, msgDone, mi)
 	}
 	if msgDone {
 		e.msgs[mi].next = e.freeMsg

@@ -79,15 +79,30 @@ func (e *Engine) initProgram(p Program) {
 func (e *Engine) sendProgramMessage(src, dst, packets, id int32) {
 	e.m.closed.messages++
 	e.m.generated(e.now, int(packets), e.L)
-	e.keep(int(src), srcMsg{gen: e.now, dst: dst, packets: packets, id: id}, int64(packets)*int64(e.L))
+	e.keep(int(src), srcMsg{gen: e.now, dst: dst, packets: packets}, int64(packets)*int64(e.L))
+	// The message's id, by its slot in the source queues' pool (the queue's tail).
+	i := e.src.tail[src]
+	for int(i) >= len(e.progQueued) {
+		e.progQueued = append(e.progQueued, -1)
+	}
+	e.progQueued[i] = id
 }
 
-// setProgramID notes the Program's id of the message made in slot mi.
+// setProgramID notes the Program's id of the message made in slot mi of e.msgs.
 func (e *Engine) setProgramID(mi, id int32) {
 	for int(mi) >= len(e.progID) {
 		e.progID = append(e.progID, -1)
 	}
 	e.progID[mi] = id
+}
+
+// programDelivered records a closed-loop packet whose tail reaches its NIC at cycle
+// at, and tells the program when it was the last of its message (slot mi).
+func (e *Engine) programDelivered(pk *packet, at int64, msgDone bool, mi int32) {
+	e.m.closed.deliveredFlits(pk, at, int64(e.L))
+	if msgDone {
+		e.prog.Delivered(e.progID[mi], at)
+	}
 }
 
 // runProgram runs a closed-loop program until it is done, a deadlock, ctx's

@@ -8,9 +8,8 @@ import "math/rand/v2"
 // 500,000-cycle saturated run once took 5.7 GB). The queues keep that semantics in
 // bounded memory:
 //
-//   - A waiting message is 24 bytes (generation cycle, destination, packets, link, and
-//     a closed-loop program's message id); packets exist only from the cycle the NIC
-//     starts sending them.
+//   - A waiting message is 24 bytes (generation cycle, destination, packets, link);
+//     packets exist only from the cycle the NIC starts sending them.
 //   - Horizon: a message behind more flits than the NIC can start before the run ends
 //     (it starts at most one flit per cycle) can never be sent, so it is counted as
 //     generated and not kept. Nothing observable changes.
@@ -44,7 +43,6 @@ type srcMsg struct {
 	dst     int32
 	packets int32
 	next    int32 // the next message of the queue, or of the free list
-	id      int32 // a Program's message id (closed-loop runs)
 }
 
 // Source states.
@@ -227,7 +225,7 @@ func (e *Engine) nextPacket(t int) int32 {
 		e.msgs[mi] = message{gen: m.gen, remaining: m.packets, next: -1}
 		q.msg[t] = mi
 		if e.prog != nil {
-			e.setProgramID(mi, m.id)
+			e.setProgramID(mi, e.progQueued[q.head[t]])
 		}
 	}
 	pi := e.newPacket()

@@ -157,9 +157,6 @@ func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen 
 	m.hops += int64(pk.hops)
 	m.netLat.Add(at - pk.inj)
 	m.e2eLat.Add(at - pk.gen)
-	if m.closed != nil {
-		m.closed.deliveredFlits(pk, at, int64(e.L))
-	}
 	if msgDone {
 		m.msgLat.Add(at - msgGen)
 	}
