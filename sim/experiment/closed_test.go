@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twintorus/twintorus/datasets"
 	"github.com/twintorus/twintorus/sim/workload"
 )
 
@@ -207,6 +209,43 @@ func TestCollectivesAcceptance256(t *testing.T) {
 	for _, r := range records {
 		if r.Result.Deadlock != nil || r.Result.Closed == nil || r.Result.Closed.ExecutionCycles <= 0 {
 			t.Errorf("%s: deadlock %v, %+v", r.Curve, r.Result.Deadlock, r.Result.Closed)
+		}
+	}
+	// The stored full run (datasets/results/workloads) holds these curves with these
+	// very numbers, and every curve of the spec, none deadlocked.
+	b, err := datasets.ClosedLoopResult("collectives-summary.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := ReadSummaryCSV(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := ReadSpec("../../datasets/workloads/collectives.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves, _ := full.Curves()
+	if len(stored) != len(curves) {
+		t.Errorf("%d curves stored, the spec has %d", len(stored), len(curves))
+	}
+	byCurve := map[string]Summary{}
+	for _, s := range stored {
+		byCurve[s.Curve] = s
+		if d := s.Estimates["deadlocked"]; d.Mean != 0 {
+			t.Errorf("stored %s deadlocked", s.Curve)
+		}
+	}
+	for _, s := range Summarize(records, spec.Metrics...) {
+		old, ok := byCurve[s.Curve]
+		if !ok {
+			t.Errorf("%s is not stored", s.Curve)
+			continue
+		}
+		for _, m := range spec.Metrics {
+			if a, b := s.Estimates[m].Mean, old.Estimates[m].Mean; a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+				t.Errorf("%s: %s is %v, stored %v", s.Curve, m, a, b)
+			}
 		}
 	}
 }
