@@ -1,11 +1,13 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/twintorus/twintorus/datasets"
 	"github.com/twintorus/twintorus/plots"
 	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -181,4 +183,40 @@ func (v view) kept(s experiment.Summary) bool {
 		}
 	}
 	return true
+}
+
+// LoadClosedLoop gets the results of the closed-loop experiment spec
+// datasets.ClosedLoopExperiment(name) in the given mode: the stored full run
+// (datasets/results/workloads/NAME-summary.csv), a quick run (QuickClosedLoopSpec) or
+// a recomputation into StoreDir.
+func LoadClosedLoop(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
+	file, yaml, err := datasets.ClosedLoopExperiment(name)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := experiment.ParseSpec(file, yaml)
+	if err != nil {
+		return nil, err
+	}
+	return resultsOf(ctx, name, spec, mode, progress)
+}
+
+// QuickClosedLoopSpec is the quick version of a closed-loop spec: its smallest
+// networks (those with the fewest PEs) and at most two replications.
+func QuickClosedLoopSpec(s experiment.Spec) experiment.Spec {
+	q := s
+	q.Seeds = min(s.Seeds, 2)
+	least := math.MaxInt
+	for _, t := range s.Topologies {
+		if n, err := PEs(t); err == nil {
+			least = min(least, n)
+		}
+	}
+	q.Topologies = nil
+	for _, t := range s.Topologies {
+		if n, err := PEs(t); err != nil || n == least {
+			q.Topologies = append(q.Topologies, t)
+		}
+	}
+	return q
 }

@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -56,3 +57,30 @@ func TestClosedLoopFigures(t *testing.T) {
 type summaries []experiment.Summary
 
 func (s summaries) Summaries(...string) []experiment.Summary { return s }
+
+// The stored closed-loop results load by name, hold every curve of their spec, and
+// the quick version keeps only the smallest networks.
+func TestLoadClosedLoopStored(t *testing.T) {
+	res, err := LoadClosedLoop(context.Background(), "collectives", Stored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves, err := res.Spec.Curves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(res.Summaries()); got != len(curves) || got != 120 {
+		t.Errorf("%d stored summaries, the spec has %d curves", got, len(curves))
+	}
+	if !strings.Contains(res.About(), "each run to its end") {
+		t.Errorf("About: %s", res.About())
+	}
+	lp, err := AgainstSize(res, "alltoall:pairwise:512B", experiment.ExecutionCycles)
+	if err != nil || len(lp.Series) != 4 || len(lp.Series[0].Points) != 3 {
+		t.Errorf("execution time against size: %v, %+v", err, lp.Series)
+	}
+	q := QuickClosedLoopSpec(res.Spec)
+	if len(q.Topologies) != 2 || q.Topologies[0] != "torus:8x8x4" {
+		t.Errorf("quick topologies %v", q.Topologies)
+	}
+}
