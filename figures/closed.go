@@ -154,6 +154,7 @@ func Reductions(src Summarized, metric experiment.MetricName, base, other, schem
 	if len(cats) == 0 {
 		return plots.BarPlot{}, fmt.Errorf("figures: no workload has %s on both %s and %s with %s", metric, base, other, scheme)
 	}
+	cats = shortWorkloads(cats)
 	groups := []plots.BarGroup{ours}
 	if slices.ContainsFunc(ref.Values, func(x float64) bool { return !math.IsNaN(x) }) {
 		groups = append(groups, ref)
@@ -162,7 +163,8 @@ func Reductions(src Summarized, metric experiment.MetricName, base, other, schem
 	if title == "" {
 		title = fmt.Sprintf("%s against %s, %s", Network(other), Network(base), Scheme(scheme))
 	}
-	return plots.BarPlot{Options: plots.Options{Title: title, YLabel: "reduction of " + axisLabel(metric) + " (%)", Legend: v.legend},
+	what := strings.TrimSuffix(strings.TrimSuffix(axisLabel(metric), " (cycles)"), " (cycles delivering)")
+	return plots.BarPlot{Options: plots.Options{Title: title, YLabel: "reduction of " + what + " (%)", Legend: v.legend},
 		Categories: cats, Groups: groups, Labels: true}, nil
 }
 
@@ -219,4 +221,38 @@ func QuickClosedLoopSpec(s experiment.Spec) experiment.Spec {
 		}
 	}
 	return q
+}
+
+// shortWorkloads names workloads for a chart's categories: a collective as its
+// operation and size ("bcast 16B"), with its algorithm only where the chart holds
+// two algorithms of one operation ("allgather ring 16B"), and without its size when
+// all have the same ("bcast").
+func shortWorkloads(ws []string) []string {
+	algs := map[string]map[string]bool{}
+	sizes := map[string]bool{}
+	for _, w := range ws {
+		if p := strings.Split(w, ":"); len(p) >= 3 {
+			if algs[p[0]] == nil {
+				algs[p[0]] = map[string]bool{}
+			}
+			algs[p[0]][p[1]] = true
+			sizes[p[2]] = true
+		}
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		p := strings.Split(w, ":")
+		switch {
+		case len(p) < 3 || p[0] == "trace":
+			out[i] = w
+		case len(algs[p[0]]) > 1:
+			out[i] = p[0] + " " + p[1] + " " + p[2]
+		default:
+			out[i] = p[0] + " " + p[2]
+		}
+		if len(sizes) == 1 && len(p) >= 3 && p[0] != "trace" {
+			out[i] = strings.TrimSuffix(out[i], " "+p[2])
+		}
+	}
+	return out
 }

@@ -45,6 +45,15 @@ func TestClosedLoopFigures(t *testing.T) {
 	if len(bars.Categories) != 2 || bars.Groups[0].Values[0] != 10 || bars.Groups[0].Values[1] != 25 || bars.Groups[1].Values[0] != -12.7 {
 		t.Errorf("bars %+v", bars)
 	}
+	if bars.Categories[0] != "bcast" || bars.Categories[1] != "alltoall" { // one size: names without it
+		t.Errorf("categories %v", bars.Categories)
+	}
+	if got := shortWorkloads([]string{"allgather:ring:16B", "allgather:linear:512B", "bcast:binomial:4KiB", "graph500:tasks=4"}); strings.Join(got, "|") != "allgather ring 16B|allgather linear 512B|bcast 4KiB|graph500:tasks=4" {
+		t.Errorf("short names %v", got)
+	}
+	if got := shortWorkloads([]string{"allgather:ring:16B", "bcast:binomial:16B"}); strings.Join(got, "|") != "allgather|bcast" {
+		t.Errorf("short names of one size %v", got)
+	}
 	if _, err := bars.Figure(); err != nil {
 		t.Error(err)
 	}
