@@ -192,11 +192,7 @@ func (v view) kept(s experiment.Summary) bool {
 // (datasets/results/workloads/NAME-summary.csv), a quick run (QuickClosedLoopSpec) or
 // a recomputation into StoreDir.
 func LoadClosedLoop(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
-	file, yaml, err := datasets.ClosedLoopExperiment(name)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := experiment.ParseSpec(file, yaml)
+	spec, err := parsed(datasets.ClosedLoopExperiment(name))
 	if err != nil {
 		return nil, err
 	}

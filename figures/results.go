@@ -74,15 +74,19 @@ func (r *Results) About() string {
 // given mode. Quick and Recompute report progress (done, total) when progress is set;
 // Recompute keeps its records in StoreDir.
 func LoadResults(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
-	file, yaml, err := datasets.Experiment(name)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := experiment.ParseSpec(file, yaml)
+	spec, err := parsed(datasets.Experiment(name))
 	if err != nil {
 		return nil, err
 	}
 	return resultsOf(ctx, name, spec, mode, progress)
+}
+
+// parsed parses a spec that a datasets lookup returned.
+func parsed(file string, yaml []byte, err error) (experiment.Spec, error) {
+	if err != nil {
+		return experiment.Spec{}, err
+	}
+	return experiment.ParseSpec(file, yaml)
 }
 
 // LoadJoined loads several experiments in the same mode and joins them (Join): the
