@@ -98,7 +98,8 @@ type portState struct {
 	lat             int32 // latency of the link leaving this port
 	back            int32 // delay of credits returning to whoever feeds this input
 	local           int16
-	outRR           int16 // stage-2 round-robin pointer (local input port)
+	outRR           int16 // stage-2 round-robin pointer (local input port); iSLIP's grant pointer
+	acRR            int16 // iSLIP's accept pointer (local output port)
 	nvc             int8
 	inRR            int8 // stage-1 round-robin pointer
 	kind            topology.PortKind
@@ -172,12 +173,16 @@ type Engine struct {
 	allocFrom int64
 	gen       genCalendar
 
-	scratch  []routing.Candidate
-	opts     []routing.Option
-	req      []request
-	best     []int32
-	lastMove int64
-	inNet    int64 // packets injected and not yet delivered
+	scratch []routing.Candidate
+	opts    []routing.Option
+	req     []request
+	best    []int32
+	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
+	// are matched in the current allocation.
+	accept            []int32
+	matchIn, matchOut []bool
+	lastMove          int64
+	inNet             int64 // packets injected and not yet delivered
 
 	m   meter
 	dl  *Deadlock
@@ -348,6 +353,13 @@ func (e *Engine) layout() {
 	e.best = make([]int32, maxPorts)
 	for i := range e.best {
 		e.best[i] = -1
+	}
+	if p.Allocator.ISLIP {
+		e.accept = make([]int32, maxPorts)
+		for i := range e.accept {
+			e.accept[i] = -1
+		}
+		e.matchIn, e.matchOut = make([]bool, maxPorts), make([]bool, maxPorts)
 	}
 }
 
@@ -706,7 +718,8 @@ const (
 	waitRoom        // no room downstream (credits, queue) or no adaptive choice: retry next cycle
 )
 
-// allocate runs the two-stage round-robin allocation of switch s: each idle input port
+// allocate runs the two-stage round-robin allocation of switch s (or iSLIP's,
+// allocateISLIP, when the Allocator says so): each idle input port
 // picks one VC whose head can advance (round-robin over its VCs), then each output
 // port grants one of the inputs that request it (round-robin over inputs). A head
 // blocked for room retries next cycle; one whose input or output port is busy sleeps
@@ -738,6 +751,10 @@ func (e *Engine) allocate(s int) {
 			}
 			return
 		}
+	}
+	if e.p.Allocator.ISLIP {
+		e.allocateISLIP(s, base, np, ports)
+		return
 	}
 	nreq := 0
 	blocked := false
@@ -934,6 +951,9 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	if op.outRR = int16(r.in) + 1; int(op.outRR) == np {
 		op.outRR = 0
+	}
+	if ip.acRR = int16(r.out) + 1; int(ip.acRR) == np {
+		ip.acRR = 0
 	}
 	if r.cand.Escape {
 		e.pk[st.pkt].escaped = true

@@ -103,6 +103,9 @@ type Params struct {
 	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
 	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
+	// Allocator is the switch allocator: two-stage round-robin (the zero value, rr2)
+	// or iSLIP with its iterations (islip:N).
+	Allocator Allocator `yaml:"allocator" json:"allocator"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -210,6 +213,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 }
 
 func (p *Params) validate() error {
+	if err := p.Allocator.validate(p.Switching); err != nil {
+		return err
+	}
 	switch {
 	case p.PacketFlits == 0 && p.LinkLatency == 0:
 		return fmt.Errorf("parameters have no packet size and no link latency: start from engine.Defaults()")
