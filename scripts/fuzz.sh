@@ -29,6 +29,7 @@ targets=(
 	"./sim/topology/ FuzzReadJSON 2"
 	"./sim/topology/ FuzzReadAnynet"
 	"./sim/routing/ FuzzReadTable"
+	"./sim/engine/ FuzzParseAllocator"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 4"
