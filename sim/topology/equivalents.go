@@ -25,8 +25,8 @@ func (e Equivalent) String() string {
 
 // pairing is a pairing the papers state: for an nDT shape, the mD and nD tori.
 type pairing struct {
-	twin, md, nd []int
-	source       string
+	twin, md, nd     []int
+	source, ndSource string
 }
 
 // papersPairings are the radices the papers give for the tori they compare an nDT
@@ -35,13 +35,13 @@ type pairing struct {
 // collectives) the rule of Equivalents applies.
 func papersPairings() []pairing {
 	return []pairing{
-		{[]int{4, 2, 4}, []int{8, 8}, nil, "adaptive paper Table 1"},
-		{[]int{4, 4, 4}, []int{16, 8}, nil, "adaptive paper Table 1"},
-		{[]int{8, 4, 4}, []int{16, 16}, nil, "adaptive paper Table 1"},
-		{[]int{4, 4, 2, 2, 2}, []int{8, 8, 4}, nil, "EXTOLL paper Table 1"},
-		{[]int{4, 4, 2, 4, 2}, []int{8, 8, 8}, nil, "EXTOLL paper Table 1"},
-		{[]int{4, 4, 2, 4, 4}, []int{16, 8, 8}, []int{4, 4, 4, 4, 4}, "EXTOLL paper Table 1; nDT paper §5 (5D of 10-port cards)"},
-		{[]int{4, 4, 4, 4, 4}, []int{16, 16, 8}, nil, "adaptive paper Table 2"},
+		{[]int{4, 2, 4}, []int{8, 8}, nil, "adaptive paper Table 1", ""},
+		{[]int{4, 4, 4}, []int{16, 8}, nil, "adaptive paper Table 1", ""},
+		{[]int{8, 4, 4}, []int{16, 16}, nil, "adaptive paper Table 1", ""},
+		{[]int{4, 4, 2, 2, 2}, []int{8, 8, 4}, nil, "EXTOLL paper Table 1", ""},
+		{[]int{4, 4, 2, 4, 2}, []int{8, 8, 8}, nil, "EXTOLL paper Table 1", ""},
+		{[]int{4, 4, 2, 4, 4}, []int{16, 8, 8}, []int{4, 4, 4, 4, 4}, "EXTOLL paper Table 1", "nDT paper §5: the 5D of 10-port cards"},
+		{[]int{4, 4, 4, 4, 4}, []int{16, 16, 8}, nil, "adaptive paper Table 2", ""},
 	}
 }
 
@@ -83,7 +83,7 @@ func Equivalents(s Spec) ([]Equivalent, error) {
 			md, mdSource = p.md, p.source
 		}
 		if p.nd != nil {
-			nd, ndSource = p.nd, p.source
+			nd, ndSource = p.nd, p.ndSource
 		}
 	}
 	return []Equivalent{

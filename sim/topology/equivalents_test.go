@@ -141,8 +141,8 @@ func ExampleEquivalents() {
 		fmt.Println(e)
 	}
 	// Output:
-	// 3D torus:16x8x8 (6-port cards; EXTOLL paper Table 1; nDT paper §5 (5D of 10-port cards))
-	// 5D torus:4x4x4x4x4 (10-port cards; EXTOLL paper Table 1; nDT paper §5 (5D of 10-port cards))
+	// 3D torus:16x8x8 (6-port cards; EXTOLL paper Table 1)
+	// 5D torus:4x4x4x4x4 (10-port cards; nDT paper §5: the 5D of 10-port cards)
 	// 4D torus:16x8x8x8 (8-port cards; rule: balanced radices)
 	// 7D torus:4x4x4x4x4x4x2 (14-port cards; rule: smallest radix doubled)
 }
