@@ -103,6 +103,10 @@ func (r *TSDOR) VCs(kind topology.PortKind) int {
 	return tsdorVCs
 }
 
+// MaxCandidates is 1: TSDOR offers one candidate, which depends only on the switch,
+// the source and the destination, so an engine may keep it while the head waits.
+func (r *TSDOR) MaxCandidates() int { return 1 }
+
 // Route appends the one TSDOR candidate.
 func (r *TSDOR) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
 	return append(out, r.Next(s, int(h.Src), int(h.Dst)))
@@ -216,7 +220,7 @@ func tsdorRouting() RoutingDef {
 		Fits:    TSDORFits,
 		New: func(net *topology.Network, o Options) (Func, error) {
 			if o.Scheme != SchemeVC {
-				return nil, fmt.Errorf("tsdor avoids deadlock with its own traffic classes and upper/lower VCs: use --deadlock vc, not %s", o.Scheme)
+				return nil, fmt.Errorf("tsdor avoids deadlock with its own traffic classes and upper/lower VCs: use the deadlock scheme vc (--deadlock vc, or deadlock: vc in a spec), not %s", o.Scheme)
 			}
 			return NewTSDOR(net, o.Tie), nil
 		},
