@@ -744,6 +744,9 @@ func (e *Engine) allocate(s int) {
 			switch verdict {
 			case canGo:
 				e.start(base, np, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
+				if e.p.Allocator.ISLIP { // one request: granted and accepted
+					ps.acRR = nextPort(int32(c.Port), np)
+				}
 			case waitBusy:
 				e.sleep(s, at)
 			default:
@@ -951,9 +954,6 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	if op.outRR = int16(r.in) + 1; int(op.outRR) == np {
 		op.outRR = 0
-	}
-	if ip.acRR = int16(r.out) + 1; int(ip.acRR) == np {
-		ip.acRR = 0
 	}
 	if r.cand.Escape {
 		e.pk[st.pkt].escaped = true

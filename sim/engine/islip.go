@@ -15,10 +15,11 @@ import (
 // it, the one next in round-robin order from its grant pointer (outRR); every input
 // that got grants accepts the output next from its accept pointer (acRR); the pair is
 // matched and the input's VC that goes is the next, from its VC pointer (inRR), of
-// those whose head wants that output. start moves the three pointers one beyond the
-// matched partner; matches of later iterations put the grant and accept pointers back,
-// as iSLIP updates them only in the first. Heads that lose retry next cycle, heads
-// waiting for a busy port sleep until it frees, as under the two-stage allocator.
+// those whose head wants that output. The pointers move one beyond the matched
+// partner (start moves the grant and VC pointers, the accept pointer moves here);
+// matches of later iterations put the grant pointer back, as iSLIP updates the
+// pointers only in the first. Heads that lose retry next cycle, heads waiting for a
+// busy port sleep until it frees, as under the two-stage allocator.
 func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
 	nreq := 0
 	blocked := false
@@ -88,10 +89,12 @@ func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
 				}
 			}
 			op := &e.ports[base+int(r.out)]
-			grantPtr, acceptPtr := op.outRR, ip.acRR
+			grantPtr := op.outRR
 			e.start(base, np, reqs[pick])
-			if it > 0 {
-				op.outRR, ip.acRR = grantPtr, acceptPtr
+			if it == 0 { // pointers move on first-iteration matches only
+				ip.acRR = nextPort(r.out, np)
+			} else {
+				op.outRR = grantPtr
 			}
 			e.matchIn[r.in], e.matchOut[r.out] = true, true
 			progress = true
@@ -131,4 +134,12 @@ func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
 func (e *Engine) acceptBefore(g int, a, b int32, np int) bool {
 	p := int32(e.ports[g].acRR)
 	return (a-p+int32(np))%int32(np) < (b-p+int32(np))%int32(np)
+}
+
+// nextPort is local port p+1, wrapping at np: a round-robin pointer one beyond p.
+func nextPort(p int32, np int) int16 {
+	if p+1 == int32(np) {
+		return 0
+	}
+	return int16(p + 1)
 }
