@@ -183,11 +183,21 @@ Workloads:
 func defaultScheme(p experiment.Point) (string, error) {
 	name := p.Routing
 	if name == "" {
-		net, err := topology.New(p.Topology)
+		spec, err := topology.Parse(p.Topology)
 		if err != nil {
 			return "", err
 		}
-		name = routing.Default(net)
+		// The family's own routing needs no network; building one here would allocate
+		// a network that the size checks after this are meant to refuse unbuilt.
+		if def, ok := topology.LookupFamily(string(spec.Family)); ok && def.Routing != "" {
+			name = def.Routing
+		} else {
+			net, err := topology.Build(spec)
+			if err != nil {
+				return "", err
+			}
+			name = routing.Default(net)
+		}
 	}
 	def, _, ok := routing.LookupRouting(name)
 	if !ok {
