@@ -99,7 +99,7 @@ Traffic patterns:
 	f := cmd.Flags()
 	d := engine.Defaults()
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
-	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, escape for min, adaptive and table")
+	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
 	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
@@ -126,19 +126,19 @@ Traffic patterns:
 
 // defaultScheme is the deadlock scheme of the point's routing when none is named.
 func defaultScheme(p experiment.Point) (string, error) {
+	net, err := topology.New(p.Topology)
+	if err != nil {
+		return "", err
+	}
 	name := p.Routing
 	if name == "" {
-		net, err := topology.New(p.Topology)
-		if err != nil {
-			return "", err
-		}
 		name = routing.Default(net)
 	}
 	def, _, ok := routing.LookupRouting(name)
 	if !ok {
 		return p.Deadlock, nil // New says what is accepted
 	}
-	return def.Scheme.String(), nil
+	return def.DefaultScheme(net).String(), nil
 }
 
 // deadlockStatus is the error that makes a run that stopped on a deadlock exit with

@@ -98,7 +98,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if def, _, _ := routing.LookupRouting(name); def.Checked && scheme == routing.SchemeNone {
+	if def, _, _ := routing.LookupRouting(name); def.Checked && (scheme == routing.SchemeNone || !declaredFree(rt)) {
 		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
 			return cfg, err
@@ -115,7 +115,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 // anything with the escape) must first pass analysis.RequireDeadlockFree, which
 // names the cycle when it refuses.
 func (p Point) BuildWith(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
-	if df, ok := rt.(interface{ DeadlockFree() bool }); !ok || !df.DeadlockFree() {
+	if !declaredFree(rt) {
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
 			return nil, err
 		}
@@ -134,6 +134,12 @@ func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Fu
 		return nil, err
 	}
 	return e.Run(ctx)
+}
+
+// declaredFree reports whether a routing declares itself deadlock-free by construction.
+func declaredFree(rt routing.Func) bool {
+	df, ok := rt.(interface{ DeadlockFree() bool })
+	return ok && df.DeadlockFree()
 }
 
 // engineConfig makes what the point's engine is built from, on a network and routing.
