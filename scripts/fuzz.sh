@@ -22,6 +22,8 @@ targets=(
 	"./sim/topology/ FuzzReadJSON"
 	"./sim/topology/ FuzzReadAnynet"
 	"./sim/routing/ FuzzReadTable"
+	"./sim/routing/ FuzzParseSelection"
+	"./sim/routing/ FuzzParseDuatoOptions"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec"

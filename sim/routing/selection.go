@@ -333,7 +333,7 @@ func (sel *selector) Select(s, in int, opts []Option) int {
 func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 	last := sel.ptr[key]
 	bestLow, bestHigh := -1, -1
-	var rankLow, rankHigh uint32 = ^uint32(0), ^uint32(0)
+	var rankLow, rankHigh uint32
 	for i, o := range opts {
 		if o.Escape || !o.Room || mask&(1<<sel.class[base+int(o.Port)]) == 0 {
 			continue
@@ -341,10 +341,10 @@ func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 		// Channels after the last one chosen come first, in channel order, wrapping.
 		rank := uint32(int32(o.Port)<<6|int32(o.VC)) - uint32(last) - 1
 		if float64(o.Capacity-o.Credits) < sel.threshold*float64(o.Capacity) {
-			if rank < rankLow {
+			if bestLow < 0 || rank < rankLow {
 				bestLow, rankLow = i, rank
 			}
-		} else if rank < rankHigh {
+		} else if bestHigh < 0 || rank < rankHigh {
 			bestHigh, rankHigh = i, rank
 		}
 	}
