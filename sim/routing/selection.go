@@ -231,7 +231,7 @@ func (s Selection) New(net *topology.Network, seed uint64) (Selector, error) {
 	if !knownSelection(s.Name) {
 		return nil, fmt.Errorf("unknown selection function %q: accepted are %s", s.Name, acceptedSelections())
 	}
-	sel := &selector{net: net, name: s.Name, levels: selectionLevels[s.Name], threshold: s.threshold(), perSwitch: s.Pointer == PointerSwitch}
+	sel := &selector{net: net, name: s.Name, spec: s.String(), levels: selectionLevels[s.Name], threshold: s.threshold(), perSwitch: s.Pointer == PointerSwitch}
 	sel.class = make([]uint8, net.TotalPorts())
 	var split []bool
 	if net.IsTwin() {
@@ -276,6 +276,7 @@ func (s Selection) New(net *topology.Network, seed uint64) (Selector, error) {
 type selector struct {
 	net       *topology.Network
 	name      string
+	spec      string // the canonical selection spec
 	levels    []uint8
 	class     []uint8 // per global port
 	threshold float64
@@ -283,6 +284,9 @@ type selector struct {
 	ptr       []int32 // last channel chosen (port*64 + VC), per input port or per switch; -1: none yet
 	rng       []uint64
 }
+
+// String is the selection spec, e.g. "3prio:threshold=0.25".
+func (sel *selector) String() string { return sel.spec }
 
 // Select picks a candidate for the head packet at input port in of switch s.
 func (sel *selector) Select(s, in int, opts []Option) int {
