@@ -107,7 +107,7 @@ type Params struct {
 	// (the 3DT papers': the VCs the routing needs rounded up to a power of two, at
 	// least four under the VC scheme and on internal links) or "equal" (paper (b):
 	// exactly the VCs the routing uses, equal shares).
-	BufferSplit string `yaml:"buffer_split" json:"buffer_split"`
+	BufferSplit string `yaml:"buffer_split,omitempty" json:"buffer_split,omitempty"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)

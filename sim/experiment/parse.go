@@ -426,6 +426,7 @@ type specYAML struct {
 	Name       string     `yaml:"name,omitempty"`
 	Topologies []string   `yaml:"topologies,flow"`
 	Routing    []string   `yaml:"routing,omitempty,flow"`
+	Selection  []string   `yaml:"selection,omitempty,flow"`
 	Deadlock   []string   `yaml:"deadlock,flow"`
 	Tie        []string   `yaml:"tie,flow"`
 	Traffic    []string   `yaml:"traffic,flow"`
@@ -454,7 +455,7 @@ func (s Spec) MarshalYAML() (any, error) {
 		}
 	}
 	eng.Content = kept
-	return specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Deadlock: s.Deadlock, Tie: s.Tie,
+	return specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Selection: s.Selection, Deadlock: s.Deadlock, Tie: s.Tie,
 		Traffic: s.Traffic, Sizes: s.Sizes, Engine: &eng, Loads: s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}, nil
 }
 

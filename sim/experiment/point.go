@@ -18,7 +18,11 @@ type Point struct {
 	Topology string `yaml:"topology" json:"topology"`
 	// Routing is a routing.Routings name (dor, dort, min, adaptive, updown,
 	// table:PATH); empty picks the network's default (routing.Default).
-	Routing       string `yaml:"routing" json:"routing"`
+	Routing string `yaml:"routing" json:"routing"`
+	// Selection is the selection function of a routing that offers several candidates
+	// (routing.ParseSelection: rr, nointernal, 2prio, 3prio, ref, first, random, with
+	// options); empty picks the routing's default (3prio for adaptive on twin tori).
+	Selection     string `yaml:"selection,omitempty" json:"selection,omitempty"`
 	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
 	Tie           string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
 	Traffic       string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
@@ -155,7 +159,32 @@ func (p Point) engineConfig(net *topology.Network, rt routing.Func, memoryLimit 
 			return cfg, err
 		}
 	}
-	return engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params, MemoryLimit: memoryLimit}, nil
+	cfg = engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params, MemoryLimit: memoryLimit}
+	if cfg.Selector, cfg.SelectOnce, err = p.selector(net, rt); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// selector makes the point's selection function for its routing: nil for the
+// engine's own first-available rule, which is the default of the table routings.
+func (p Point) selector(net *topology.Network, rt routing.Func) (routing.Selector, bool, error) {
+	sel, err := routing.ParseSelection(p.Selection)
+	if err != nil {
+		return nil, false, err
+	}
+	if !routing.Selects(rt) {
+		if sel.Name != "" {
+			return nil, false, fmt.Errorf("selection %s: routing %s offers one candidate per hop, so no selection function applies; use adaptive routing", sel, rt.Name())
+		}
+		return nil, false, nil
+	}
+	sel = sel.Resolve(rt)
+	if sel == (routing.Selection{Name: "first"}) {
+		return nil, false, nil
+	}
+	s, err := sel.New(net, p.Seed)
+	return s, sel.Once, err
 }
 
 // Run builds and runs the point.

@@ -33,12 +33,17 @@ type Spec struct {
 	// Name labels the experiment (Slurm job names, reports); it does not change results.
 	Name       string   `yaml:"name,omitempty" json:"name,omitempty"`
 	Topologies []string `yaml:"topologies" json:"topologies"`
-	// Routing lists routing names (dor, dort); empty means the family's default.
-	Routing  []string `yaml:"routing,omitempty" json:"routing,omitempty"`
-	Deadlock []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
-	Tie      []string `yaml:"tie" json:"tie"`           // plus, minus
-	Traffic  []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
-	Sizes    []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Routing lists routing names (dor, dort, adaptive, ...); empty means the family's
+	// default.
+	Routing []string `yaml:"routing,omitempty" json:"routing,omitempty"`
+	// Selection lists selection functions (routing.ParseSelection) for the routings
+	// that offer several candidates; empty means each routing's default. Routings
+	// that offer one (DOR, DORT) make one curve whatever this lists.
+	Selection []string `yaml:"selection,omitempty" json:"selection,omitempty"`
+	Deadlock  []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
+	Tie       []string `yaml:"tie" json:"tie"`           // plus, minus
+	Traffic   []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
+	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
 	// Engine holds the engine parameters shared by every point. Its Load and Seed are
 	// ignored: the load axis and Seed/Seeds set them.
 	Engine engine.Params `yaml:"engine" json:"engine"`
@@ -165,7 +170,8 @@ func (s Spec) Validate() error {
 }
 
 // Curves validates the spec and expands its axes into curves, in expansion order:
-// topologies, then routing, deadlock, tie, traffic and sizes, the last varying fastest.
+// topologies, then routing, deadlock, selection, tie, traffic and sizes, the last
+// varying fastest.
 func (s Spec) Curves() ([]Curve, error) {
 	s = s.withDefaults()
 	if err := s.checkScalars(); err != nil {
@@ -251,31 +257,40 @@ func (s Spec) Curves() ([]Curve, error) {
 			if name == "" {
 				name = routing.Default(net)
 			}
-			for _, scheme := range schemes {
-				if _, err := routing.New(name, net, scheme, routing.TiePlus); err != nil {
+			rts := make([]routing.Func, len(schemes))
+			for i, scheme := range schemes {
+				rt, err := routing.New(name, net, scheme, routing.TiePlus)
+				if err != nil {
 					return nil, s.errAt(item("routing", ri), err)
 				}
+				rts[i] = rt
 			}
 			for di, scheme := range schemes {
-				for xi := range ties {
-					for _, pat := range patterns {
-						for _, sz := range sizes {
-							p := Point{Topology: net.String(), Routing: name, Deadlock: scheme.String(),
-								Tie: tieName(ties[xi]), Traffic: pat, Sizes: sz, Params: s.Engine}
-							key := p.Key()
-							if j, dup := seen[key]; dup {
-								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
-							}
-							if err := p.Check(); err != nil {
-								where := "engine"
-								if !s.has(where) {
-									where = item("deadlock", di)
+				selections, err := s.selections(rts[di])
+				if err != nil {
+					return nil, err
+				}
+				for _, sel := range selections {
+					for xi := range ties {
+						for _, pat := range patterns {
+							for _, sz := range sizes {
+								p := Point{Topology: net.String(), Routing: name, Selection: sel, Deadlock: scheme.String(),
+									Tie: tieName(ties[xi]), Traffic: pat, Sizes: sz, Params: s.Engine}
+								key := p.Key()
+								if j, dup := seen[key]; dup {
+									return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
 								}
-								msg := strings.TrimPrefix(err.Error(), "engine: ")
-								return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
+								if err := p.Check(); err != nil {
+									where := "engine"
+									if !s.has(where) {
+										where = item("deadlock", di)
+									}
+									msg := strings.TrimPrefix(err.Error(), "engine: ")
+									return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
+								}
+								seen[key] = len(curves)
+								curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
 							}
-							seen[key] = len(curves)
-							curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
 						}
 					}
 				}
@@ -286,6 +301,32 @@ func (s Spec) Curves() ([]Curve, error) {
 		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.Loads.Values), s.Seeds, MaxJobs))
 	}
 	return curves, nil
+}
+
+// selections are the canonical selection functions of the spec's selection axis for
+// a routing: each resolved against the routing's default, or just "" for a routing
+// that offers one candidate per hop.
+func (s Spec) selections(rt routing.Func) ([]string, error) {
+	if !routing.Selects(rt) {
+		return []string{""}, nil
+	}
+	list := s.Selection
+	if len(list) == 0 {
+		list = []string{""}
+	}
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		sel, err := routing.ParseSelection(v)
+		if err != nil {
+			return nil, s.errAt(item("selection", i), err)
+		}
+		c := sel.Resolve(rt).String()
+		if slices.Contains(out, c) {
+			return nil, s.errAt(item("selection", i), fmt.Errorf("%s is listed twice for routing %s", c, rt.Name()))
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // network builds a topology of the spec, unless a run on it could not fit in the
@@ -422,6 +463,9 @@ func curveName(p Point) string {
 	}
 	if def := defaultRouting(p.Topology); p.Routing != def && def != "" {
 		parts = append(parts, p.Routing)
+	}
+	if p.Selection != "" {
+		parts = append(parts, p.Selection)
 	}
 	return strings.Join(parts, " ")
 }
