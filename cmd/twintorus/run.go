@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ func init() { commands = append(commands, newRunCmd) }
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
-	var switching, terminal, external, internal string
+	var switching, terminal, external, internal, preset string
 	cmd := &cobra.Command{
 		Use:   "run TOPOLOGY",
 		Short: "Simulate one network at one offered load",
@@ -40,7 +41,8 @@ Traffic patterns:
 ` + traffic.Grammar,
 		Example: `  twintorus run twin:4x4x4/D --deadlock bubble --traffic uniform --load 0.2
   twintorus run torus:16x8 --deadlock vc --load 0.3 --sizes 70%x1,30%x3 --json
-  twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1`,
+  twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1
+  twintorus run twin:4x4x4 --routing adaptive --selection 3prio --switch adaptive --load 0.3`,
 		Args: oneTopology("run", "twin:4x4x4/D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
@@ -52,6 +54,22 @@ Traffic patterns:
 			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
+			}
+			if preset != "" {
+				// The preset's values, unless a flag sets one of them.
+				q := p.Params
+				if err := q.ApplyPreset(preset); err != nil {
+					return fmt.Errorf("--switch: %w", err)
+				}
+				for _, f := range []struct {
+					flag     string
+					dst, val *int
+				}{{"port-flits", &p.PortFlits, &q.PortFlits}, {"packet", &p.PacketFlits, &q.PacketFlits}} {
+					if !cmd.Flags().Changed(f.flag) {
+						*f.dst = *f.val
+					}
+				}
+				p.BufferSplit = q.BufferSplit
 			}
 			for _, b := range []struct {
 				flag string
@@ -99,6 +117,8 @@ Traffic patterns:
 	f := cmd.Flags()
 	d := engine.Defaults()
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
+	f.StringVar(&p.Selection, "selection", "", "selection function of adaptive routing: "+selectionNames()+", with options, e.g. 3prio:threshold=0.25,reselect=once; default 3prio on twin tori, ref elsewhere")
+	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (a flag given sets its own value); default the 3DT papers'")
 	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
 	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
@@ -150,6 +170,22 @@ func deadlockStatus(r *engine.Result) error {
 	return statusError{exitDeadlock, fmt.Errorf("the run stopped on a deadlock at cycle %d (exit status %d)", r.Deadlock.Cycle, exitDeadlock)}
 }
 
+func selectionNames() string {
+	var names []string
+	for _, s := range routing.Selections() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func presetNames() string {
+	var names []string
+	for _, s := range engine.SwitchPresets() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
@@ -159,7 +195,14 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
 	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets)\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count)
 	fmt.Fprintf(tw, "end-to-end latency\tmean %.2f, p99 %.0f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99)
-	fmt.Fprintf(tw, "hops\t%.3f per packet\n", r.Hops)
+	fmt.Fprintf(tw, "hops\t%.3f per packet", r.Hops)
+	if r.InternalHops > 0 {
+		fmt.Fprintf(tw, ", %.3f across internal links", r.InternalHops)
+	}
+	fmt.Fprintln(tw)
+	if r.Selection != "" {
+		fmt.Fprintf(tw, "adaptive\tselection %s: %.1f %% of hops on adaptive channels, %.1f %% on escape channels\n", r.Selection, 100*r.AdaptiveHopsShare, 100*r.EscapeHopsShare)
+	}
 	fmt.Fprintf(tw, "saturated\t%v\n", r.Saturated)
 	fmt.Fprintf(tw, "simulated\t%d cycles, %d flit-hops in %.2f s\n", r.Cycles, r.FlitHops, r.Elapsed)
 	tw.Flush()
