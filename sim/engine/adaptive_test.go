@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -171,6 +174,58 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 		}
 		if (r.EscapeHopsShare > 0.05) != (sel == "nointernal") {
 			t.Errorf("%s: escape share %.4f at load 0.01", sel, r.EscapeHopsShare)
+		}
+	}
+}
+
+// R2 (spec §8): adaptive routing never deadlocks. Every selection function (and DOR/
+// DORT) under both escapes on the six networks, uniform traffic offered at 1
+// flit/cycle/PE (the NICs' limit, at least twice the saturation throughput of each;
+// the log shows the ratio), 128-flit input buffers (the tightest default split). The
+// watchdog would stop a deadlocked run; accepted traffic must also hold its plateau
+// over the run's four windows. The 100,000 cycles per run take about an hour
+// of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 20,000
+// cycles, and -short keeps two networks.
+func TestAdaptiveNoDeadlock(t *testing.T) {
+	cycles := int64(20000)
+	if os.Getenv("TWINTORUS_LONG") == "1" {
+		cycles = 100000
+	}
+	nets := []string{"twin:4x2x4", "twin:4x4x4", "twin:2x2x2x2x2", "twin:4x4x2x4x2", "torus:8x8", "torus:4x4x4"}
+	if testing.Short() {
+		nets = []string{"twin:4x4x4", "torus:8x8"}
+	}
+	sels := []string{"", "rr", "nointernal", "2prio", "3prio", "ref", "first", "random", "3prio:reselect=once"}
+	for _, spec := range nets {
+		for _, scheme := range []routing.Scheme{routing.SchemeVC, routing.SchemeBubble} {
+			for _, sel := range sels {
+				t.Run(fmt.Sprintf("%s/%s/%s", spec, scheme, sel), func(t *testing.T) {
+					t.Parallel()
+					p := params(1.0, 0, cycles, 5)
+					var e *Engine
+					if sel == "" {
+						e = newRun(t, spec, scheme, "uniform", p)
+					} else {
+						e = newAdaptive(t, spec, scheme, sel, "uniform", p)
+					}
+					var windows []float64
+					for w := 0; w < 4; w++ {
+						before := e.m.ejectAll
+						for end := e.now + cycles/4; e.now < end; {
+							e.Step()
+							if e.dl != nil {
+								t.Fatalf("%s %s %s: %v", spec, scheme, sel, e.dl)
+							}
+						}
+						windows = append(windows, float64(e.m.ejectAll-before)/float64(cycles/4)/float64(e.net.Terminals()))
+					}
+					best := slices.Max(windows)
+					if best > 0.5 || slices.Min(windows) < 0.8*best {
+						t.Errorf("accepted traffic per window %.4f: a plateau below half the offered load expected", windows)
+					}
+					t.Logf("%s %s %s: offered 1, accepted %.4f %.4f %.4f %.4f", spec, scheme, e.rt.Name(), windows[0], windows[1], windows[2], windows[3])
+				})
+			}
 		}
 	}
 }

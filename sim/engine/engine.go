@@ -85,6 +85,10 @@ type vcState struct {
 	route             routing.Candidate
 	routed            bool
 	ramping           bool
+	// cands: the head's candidates are cached (Engine.cands), valid until the head
+	// leaves; nCands is how many.
+	cands  bool
+	nCands uint8
 }
 
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
@@ -180,6 +184,11 @@ type Engine struct {
 
 	scratch  []routing.Candidate
 	opts     []routing.Option
+	// cands caches each input VC's head candidates (candCap per VC) for routings that
+	// bound their candidates (MaxCandidates): a blocked head is routed once per hop,
+	// not once per cycle it waits.
+	cands   []routing.Candidate
+	candCap int
 	req      []request
 	best     []int32
 	lastMove int64
@@ -213,6 +222,9 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, selOnce: cfg.SelectOnce, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
+	if mc, ok := cfg.Routing.(interface{ MaxCandidates() int }); ok && e.det == nil && mc.MaxCandidates() <= 255 {
+		e.candCap = mc.MaxCandidates()
+	}
 	e.packetLevel = p.Switching == CutThrough
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
 	e.inj = inj
@@ -290,6 +302,9 @@ func (e *Engine) layout() {
 		}
 	}
 	e.vcs = make([]vcState, nvc)
+	if e.candCap > 0 {
+		e.cands = make([]routing.Candidate, nvc*e.candCap)
+	}
 	qtotal := 0
 	for g := range e.ports {
 		ps := &e.ports[g]
@@ -664,7 +679,7 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 	e.queue[vc.qBase+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
 	vc.qLen++
 	if vc.qLen == 1 {
-		vc.routed = false
+		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		e.readyAtCycle(ivc, ready)
 	}
@@ -846,21 +861,36 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 		}
 		vc.routed = false // an adaptive channel that lost its room: select again
 	}
-	pk := &e.pk[pi]
-	inVC := int(ivc - e.ports[base+q].vc0)
-	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
-	if len(e.scratch) == 1 {
-		c := e.scratch[0]
+	cands := e.candidates(s, q, ivc, pi, base)
+	if len(cands) == 1 {
+		c := cands[0]
 		if e.selOnce {
 			vc.route, vc.routed = c, true
 		}
 		return c, e.canAdvance(base+int(c.Port), c)
 	}
-	e.opts = e.opts[:0]
-	avail, room := false, false
-	for _, c := range e.scratch {
+	if !e.selOnce {
+		// Blocked heads are routed again every cycle, most of them with no room
+		// anywhere in saturation: find that out before building the options.
+		room := false
+		for _, c := range cands {
+			if e.hasRoom(base+int(c.Port), c) {
+				room = true
+				break
+			}
+		}
+		if !room {
+			return routing.Candidate{}, false // wait, select next cycle
+		}
+	}
+	if cap(e.opts) < len(cands) {
+		e.opts = make([]routing.Option, len(cands))
+	}
+	e.opts = e.opts[:len(cands)]
+	for i, c := range cands {
 		g := base + int(c.Port)
-		o := routing.Option{Candidate: c, Room: true}
+		o := &e.opts[i]
+		*o = routing.Option{Candidate: c, Room: true}
 		if d := e.ports[g].down; d >= 0 {
 			dvc := d + int32(c.VC)
 			free := e.freeView(g, dvc)
@@ -868,8 +898,6 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 			o.Room = e.roomFor(free, dvc, c.Bubble)
 		}
 		o.Available = o.Room && e.ports[g].outBusy <= e.now
-		avail, room = avail || o.Available, room || o.Room
-		e.opts = append(e.opts, o)
 	}
 	if e.sel == nil {
 		for i := range e.opts {
@@ -879,9 +907,6 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 		}
 		return routing.Candidate{}, false
 	}
-	if !room && !e.selOnce {
-		return routing.Candidate{}, false // nothing to choose from: wait, select next cycle
-	}
 	i := e.sel.Select(s, q, e.opts)
 	if i < 0 || i >= len(e.opts) {
 		return routing.Candidate{}, false
@@ -890,6 +915,26 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 		vc.route, vc.routed = e.opts[i].Candidate, true
 	}
 	return e.opts[i].Candidate, e.opts[i].Available
+}
+
+// candidates are the routing's candidates for the head packet pi of input VC ivc, from
+// the cache when the routing bounds them (they depend on nothing that changes while
+// the head waits).
+func (e *Engine) candidates(s, q int, ivc, pi int32, base int) []routing.Candidate {
+	vc := &e.vcs[ivc]
+	if e.candCap > 0 && vc.cands {
+		i := int(ivc) * e.candCap
+		return e.cands[i : i+int(vc.nCands)]
+	}
+	pk := &e.pk[pi]
+	inVC := int(ivc - e.ports[base+q].vc0)
+	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
+	if e.candCap > 0 && len(e.scratch) <= e.candCap {
+		i := int(ivc) * e.candCap
+		vc.nCands = uint8(copy(e.cands[i:i+e.candCap], e.scratch))
+		vc.cands = true
+	}
+	return e.scratch
 }
 
 // hasRoom reports whether the downstream VC of candidate c through output port g has
@@ -1034,7 +1079,7 @@ func (e *Engine) popHead(ivc int32, free int64) {
 		vc.qHead = 0
 	}
 	vc.qLen--
-	vc.routed = false
+	vc.routed, vc.cands = false, false
 	if vc.qLen > 0 {
 		head := e.queue[vc.qBase+int32(vc.qHead)]
 		vc.ready, vc.headPkt = max(e.readyAt(head), free), head.pkt

@@ -321,3 +321,9 @@ func adaptiveScheme(net *topology.Network) Scheme {
 	}
 	return SchemeEscape
 }
+
+// MaxCandidates bounds the candidates Route appends: the adaptive VCs of two ports per
+// dimension and of the internal link, and the escape.
+func (r *Duato) MaxCandidates() int {
+	return 2*r.dims*r.opt.AdaptiveExternal + r.opt.AdaptiveInternal + 1
+}
