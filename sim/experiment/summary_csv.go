@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,13 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		return nil, fmt.Errorf("read summary CSV: no header")
 	}
 	head := rows[0]
-	fixed := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
+	// Files written before issue 11 have no selection column.
+	fixed := []string{"curve", "curve_key", "topology", "routing", "selection", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
+	sel := 4
+	if len(head) > 4 && head[4] != "selection" {
+		fixed = slices.Delete(fixed, 4, 5)
+		sel = -1
+	}
 	if len(head) < len(fixed) || strings.Join(head[:len(fixed)], ",") != strings.Join(fixed, ",") || (len(head)-len(fixed))%4 != 0 {
 		return nil, fmt.Errorf("read summary CSV: header %q is not a summary table (want %s, then four columns per metric)", strings.Join(head, ","), strings.Join(fixed, ","))
 	}
@@ -43,16 +50,20 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 			return v, nil
 		}
 		s := Summary{Curve: row[0], CurveKey: row[1], Estimates: map[string]Estimate{}}
-		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[4], Tie: row[5], Traffic: row[6], Sizes: row[7]}
+		at := func(name string) int { return slices.Index(fixed, name) }
+		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[at("deadlock")], Tie: row[at("tie")], Traffic: row[at("traffic")], Sizes: row[at("sizes")]}
+		if sel >= 0 {
+			s.Point.Selection = row[sel]
+		}
 		var err error
-		if s.Load, err = num(8); err != nil {
+		if s.Load, err = num(at("load")); err != nil {
 			return nil, err
 		}
 		s.Point.Load = s.Load
-		n, err1 := strconv.Atoi(row[9])
-		sat, err2 := strconv.Atoi(row[10])
+		n, err1 := strconv.Atoi(row[at("n")])
+		sat, err2 := strconv.Atoi(row[at("saturated")])
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[9], row[10])
+			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[at("n")], row[at("saturated")])
 		}
 		s.N, s.Saturated = n, sat
 		for i, m := range metrics {
