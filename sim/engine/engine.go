@@ -182,13 +182,13 @@ type Engine struct {
 	allocFrom int64
 	gen       genCalendar
 
-	scratch  []routing.Candidate
-	opts     []routing.Option
+	scratch []routing.Candidate
+	opts    []routing.Option
 	// cands caches each input VC's head candidates (candCap per VC) for routings that
 	// bound their candidates (MaxCandidates): a blocked head is routed once per hop,
 	// not once per cycle it waits.
-	cands   []routing.Candidate
-	candCap int
+	cands    []routing.Candidate
+	candCap  int
 	req      []request
 	best     []int32
 	lastMove int64

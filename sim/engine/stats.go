@@ -288,4 +288,3 @@ func meanMax(v []float64) (mean, max float64) {
 	}
 	return mean / float64(len(v)), max
 }
-
