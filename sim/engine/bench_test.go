@@ -63,3 +63,42 @@ func BenchmarkTorus8x8x8Wormhole(b *testing.B) {
 	p.Switching = Wormhole
 	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
 }
+
+// BenchmarkTorus8x8x8Adaptive is BenchmarkTorus8x8x8 under Duato's adaptive routing
+// with the reference selection function: the cost of adaptivity. Same buffer per port
+// (128 flits: 2 dateline escape VCs and 2 adaptive VCs of 32 flits), same traffic.
+func BenchmarkTorus8x8x8Adaptive(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 4, Flits: 32}, Buffer{VCs: 2, Flits: 64}
+	benchAdaptive(b, "torus:8x8x8", "ref", 0.2, p)
+}
+
+// BenchmarkTwin4x4x4AdaptiveSaturated is adaptive routing with 3 priority on the
+// 128-PE 3DT torus beyond saturation (0.6): most heads wait for room every cycle.
+func BenchmarkTwin4x4x4AdaptiveSaturated(b *testing.B) {
+	benchAdaptive(b, "twin:4x4x4", "3prio", 0.6, Defaults())
+}
+
+func benchAdaptive(b *testing.B, spec, selection string, load float64, p Params) {
+	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
+	e := newAdaptive(b, spec, routing.SchemeVC, selection, "uniform", p)
+	for e.now < 5000 {
+		e.Step()
+	}
+	hops0, cycles0 := e.m.flitHops, e.now
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		for end := e.now + 1000; e.now < end; {
+			e.Step()
+		}
+	}
+	sec := time.Since(start).Seconds()
+	b.StopTimer()
+	if e.dl != nil {
+		b.Fatal(e.dl)
+	}
+	b.ReportMetric(float64(e.m.flitHops-hops0)/sec, "flit-hops/s")
+	b.ReportMetric(float64(e.now-cycles0)*float64(e.net.Switches())/sec, "switch-cycles/s")
+}
