@@ -240,3 +240,23 @@ func walkHops(t *testing.T, net *topology.Network, rt routing.Func, sel routing.
 	mean = sum / float64(n)
 	return mean, math.Sqrt((sq/float64(n) - mean*mean) / float64(n))
 }
+
+// Follow retraces paper (b)'s Example 3.4 on the 8x8x8 3DT torus (Card0: X+, X-, Y-):
+// PE1 of <0,0,0> to PE0 of <1,0,1> in 3 hops Z+ first, and refuses a port the routing
+// does not offer.
+func TestFollow(t *testing.T) {
+	net := topology.MustNew("twin:8x8x8/x+,x-,y-")
+	rt := duato(t, net, "", routing.SchemeVC)
+	pe := func(card int, c ...int) int { return card + 2*net.NodeAt(c) }
+	hops, err := Follow(net, rt, pe(1, 0, 0, 0), pe(0, 1, 0, 1), "z+")
+	var names []string
+	for _, h := range hops {
+		names = append(names, h.Name)
+	}
+	if err != nil || strings.Join(names, " ") != "z+ int x+" || hops[2].To != net.Switch(net.NodeAt([]int{1, 0, 1}), 0) {
+		t.Errorf("Example 3.4: %v %v", names, err)
+	}
+	if _, err := Follow(net, rt, pe(0, 0, 0, 0), pe(0, 2, 0, 2), "int"); err == nil || !strings.Contains(err.Error(), "int is not offered at switch 0") {
+		t.Errorf("Example 3.3's first internal hop: %v", err)
+	}
+}
