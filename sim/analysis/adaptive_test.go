@@ -175,6 +175,12 @@ func TestZeroLoadHops(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if spec != "twin:5x5x5" && spec != "twin:4x4x2x4x2" { // translation symmetry against every pair
+				all, err := ZeroLoadHopsAllPairs(ctx, net, ad, sel(name))
+				if err != nil || math.Abs(all.Hops-h.Hops) > 1e-9 || math.Abs(all.Internal-h.Internal) > 1e-9 || all.Min != h.Min || all.Max != h.Max {
+					t.Errorf("%s %s: with symmetry %+v, every pair %+v (%v)", spec, name, h, all, err)
+				}
+			}
 			got[name] = h
 			if h.Hops < dist.AvgDistance-1e-9 {
 				t.Errorf("%s %s: %.4f hops, below the shortest-path average %.4f", spec, name, h.Hops, dist.AvgDistance)

@@ -28,8 +28,31 @@ type RouteHops struct {
 
 // ZeroLoadHops computes RouteHops for a routing whose routes do not depend on the
 // source (DOR/DORT, adaptive, min, tables). The recursion runs once per destination
-// over (switch, arrival port, escaped) states.
+// over (switch, arrival port, escaped) states; on a network with translation symmetry
+// DOR/DORT and Duato's routing route alike from every node, so only the destinations
+// on node 0 are needed (ZeroLoadHopsAllPairs routes to every PE, the reference the
+// tests compare with).
 func ZeroLoadHops(ctx context.Context, net *topology.Network, rt routing.Func, sel routing.Selection) (*RouteHops, error) {
+	return zeroLoadHops(ctx, net, rt, sel, translationInvariant(net, rt))
+}
+
+// ZeroLoadHopsAllPairs is ZeroLoadHops routing to every destination, with no symmetry.
+func ZeroLoadHopsAllPairs(ctx context.Context, net *topology.Network, rt routing.Func, sel routing.Selection) (*RouteHops, error) {
+	return zeroLoadHops(ctx, net, rt, sel, false)
+}
+
+// translationInvariant reports whether rt routes every translate of a route alike on
+// net: DOR/DORT and Duato's routing decide by coordinate differences in rings, and the
+// selection functions by port classes, which translation keeps.
+func translationInvariant(net *topology.Network, rt routing.Func) bool {
+	switch rt.(type) {
+	case *routing.Deterministic, *routing.Duato:
+		return net.Translational() && !net.IsMesh()
+	}
+	return false
+}
+
+func zeroLoadHops(ctx context.Context, net *topology.Network, rt routing.Func, sel routing.Selection, symmetric bool) (*RouteHops, error) {
 	if _, det := rt.(*routing.Deterministic); !det {
 		if si, ok := rt.(interface{ SourceIndependent() bool }); !ok || !si.SourceIndependent() {
 			return nil, fmt.Errorf("zero-load route lengths of %s: its routes depend on the source", rt.Name())
@@ -43,7 +66,14 @@ func ZeroLoadHops(ctx context.Context, net *topology.Network, rt routing.Func, s
 	z := &zeroLoad{net: net, rt: rt, sel: sl, memo: make([]hopState, 2*net.TotalPorts())}
 	rep := &RouteHops{Routing: rt.Name(), Selection: sel.String(), PEs: net.Terminals(), Min: -1}
 	var sum, sumInt, sumEsc float64
+	weight := 1.0
 	for dst := 0; dst < net.Terminals(); dst++ {
+		if symmetric && net.Node(int(net.Attachment(dst).Switch)) != 0 {
+			continue // its translate on node 0 stands for it
+		}
+		if symmetric {
+			weight = float64(net.Nodes())
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("zero-load route lengths of %s on %s: %w", rt.Name(), net, err)
 		}
@@ -58,7 +88,7 @@ func ZeroLoadHops(ctx context.Context, net *topology.Network, rt routing.Func, s
 			if err != nil {
 				return nil, fmt.Errorf("zero-load route lengths of %s on %s, PE %d to %d: %w", rt.Name(), net, src, dst, err)
 			}
-			sum, sumInt, sumEsc = sum+h.hops, sumInt+h.internal, sumEsc+h.escape
+			sum, sumInt, sumEsc = sum+weight*h.hops, sumInt+weight*h.internal, sumEsc+weight*h.escape
 			if rep.Min < 0 || int(h.min) < rep.Min {
 				rep.Min = int(h.min)
 			}
