@@ -10,7 +10,6 @@ import (
 
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
-	"github.com/twintorus/twintorus/sim/traffic"
 )
 
 // newAdaptive is a run of adaptive routing (Duato's under vc or bubble, the table
@@ -31,15 +30,7 @@ func newAdaptive(t testing.TB, spec string, scheme routing.Scheme, selection, pa
 	if err != nil {
 		t.Fatal(err)
 	}
-	pat, err := traffic.ParsePattern(pattern, net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Config{Net: net, Routing: rt, Selector: sel, SelectOnce: s.Once, Pattern: pat, Params: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return newEngine(t, Config{Net: net, Routing: rt, Selector: sel, SelectOnce: s.Once, Params: p}, pattern)
 }
 
 // The shortcuts hold for adaptive routing too: selection (again every cycle a head

@@ -12,7 +12,11 @@ import (
 // steady state (it must be 0).
 func benchSteady(b *testing.B, spec string, scheme routing.Scheme, load float64, p Params) {
 	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
-	e := newRun(b, spec, scheme, "uniform", p)
+	benchEngine(b, newRun(b, spec, scheme, "uniform", p))
+}
+
+// benchEngine warms e up for 5000 cycles, then times ops of 1000 cycles.
+func benchEngine(b *testing.B, e *Engine) {
 	for e.now < 5000 {
 		e.Step()
 	}
@@ -81,24 +85,5 @@ func BenchmarkTwin4x4x4AdaptiveSaturated(b *testing.B) {
 
 func benchAdaptive(b *testing.B, spec, selection string, load float64, p Params) {
 	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
-	e := newAdaptive(b, spec, routing.SchemeVC, selection, "uniform", p)
-	for e.now < 5000 {
-		e.Step()
-	}
-	hops0, cycles0 := e.m.flitHops, e.now
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		for end := e.now + 1000; e.now < end; {
-			e.Step()
-		}
-	}
-	sec := time.Since(start).Seconds()
-	b.StopTimer()
-	if e.dl != nil {
-		b.Fatal(e.dl)
-	}
-	b.ReportMetric(float64(e.m.flitHops-hops0)/sec, "flit-hops/s")
-	b.ReportMetric(float64(e.now-cycles0)*float64(e.net.Switches())/sec, "switch-cycles/s")
+	benchEngine(b, newAdaptive(b, spec, routing.SchemeVC, selection, "uniform", p))
 }

@@ -28,11 +28,18 @@ func newRun(t testing.TB, spec string, scheme routing.Scheme, pattern string, p 
 	if err != nil {
 		t.Fatal(err)
 	}
-	pat, err := traffic.ParsePattern(pattern, net)
+	return newEngine(t, Config{Net: net, Routing: rt, Params: p}, pattern)
+}
+
+// newEngine builds an engine from cfg with a traffic pattern for its network.
+func newEngine(t testing.TB, cfg Config, pattern string) *Engine {
+	t.Helper()
+	pat, err := traffic.ParsePattern(pattern, cfg.Net)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: p})
+	cfg.Pattern = pat
+	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

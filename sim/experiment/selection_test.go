@@ -29,14 +29,7 @@ loads: [0.1]
 	if err != nil {
 		t.Fatal(err)
 	}
-	curves, err := s.Curves()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, c := range curves {
-		names = append(names, c.Name)
-	}
+	names := curveNames(t, s)
 	want := []string{"twin:4x2x4/cbest vc uniform", "twin:4x2x4/cbest vc uniform adaptive rr", "twin:4x2x4/cbest vc uniform adaptive nointernal",
 		"twin:4x2x4/cbest vc uniform adaptive 2prio", "twin:4x2x4/cbest vc uniform adaptive 3prio"}
 	if !slices.Equal(names, want) {
@@ -84,4 +77,18 @@ loads: [0.1]
 	if _, err := p.Build(); err != nil {
 		t.Errorf("adaptive:return on torus:4x4 under vc: %v", err)
 	}
+}
+
+// curveNames expands a spec's curves and names them.
+func curveNames(t *testing.T, s Spec) []string {
+	t.Helper()
+	curves, err := s.Curves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range curves {
+		names = append(names, c.Name)
+	}
+	return names
 }
