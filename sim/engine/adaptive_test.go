@@ -93,17 +93,10 @@ func TestAdaptiveShortcutsMatchPlainModel(t *testing.T) {
 	for _, c := range []struct{ spec, selection string }{{"torus:8x8", "ref"}, {"twin:4x4x4", "3prio"}} {
 		run := func(everyCycle bool) *Result {
 			p := params(0.6, 500, 2500, 11)
-			p.Switching = Wormhole
-			p.Channels = true
-			p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+			smallWormhole(&p)
 			e := newAdaptive(t, c.spec, routing.SchemeVC, c.selection, "uniform", p)
 			e.allocEveryCycle = everyCycle
-			r, err := e.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Elapsed = 0
-			return r
+			return runClean(t, e)
 		}
 		if d := diffFields(*run(false), *run(true)); d != "" {
 			t.Errorf("%s wormhole %s: wake-ups differ from the plain model in %s", c.spec, c.selection, d)

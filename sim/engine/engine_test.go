@@ -176,17 +176,10 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 	}{{"torus:8x8", 0.6}, {"twin:4x4x4/A", 0.5}, {"mesh:4x4", 0.7}} {
 		run := func(everyCycle bool) *Result {
 			p := params(c.load, 500, 3000, 11)
-			p.Switching = Wormhole
-			p.Channels = true
-			p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+			smallWormhole(&p)
 			e := newRun(t, c.spec, routing.SchemeVC, "uniform", p)
 			e.allocEveryCycle = everyCycle
-			r, err := e.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Elapsed = 0
-			return r
+			return runClean(t, e)
 		}
 		if d := diffFields(*run(false), *run(true)); d != "" {
 			t.Errorf("%s wormhole load %g: wake-ups differ from the plain model in %s", c.spec, c.load, d)
@@ -218,6 +211,24 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smallWormhole is the wormhole switch of the shortcut tests: 3-flit VCs, channel loads kept.
+func smallWormhole(p *Params) {
+	p.Switching = Wormhole
+	p.Channels = true
+	p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+}
+
+// runClean runs e to its end and clears the wall time, so results compare exactly.
+func runClean(t testing.TB, e *Engine) *Result {
+	t.Helper()
+	r, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Elapsed = 0
+	return r
 }
 
 // diffFields names the fields in which two results differ, with both values.
