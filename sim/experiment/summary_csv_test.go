@@ -56,3 +56,19 @@ metrics: [accepted, latency_network_mean, hops]
 		}
 	}
 }
+
+// Summary files keep the selection of adaptive curves; files written before it read too.
+func TestSummaryCSVSelection(t *testing.T) {
+	sums, err := ReadSummaryCSV(strings.NewReader("curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high\n" +
+		"c,k,twin:4x4x4/cbest,adaptive,3prio,vc,plus,uniform,1,0.5,2,1,0.4,0.01,0.3,0.5\n"))
+	if err != nil || len(sums) != 1 || sums[0].Point.Selection != "3prio" || sums[0].Point.Deadlock != "vc" || sums[0].Estimates["accepted"].Mean != 0.4 {
+		t.Fatalf("%+v %v", sums, err)
+	}
+	var b strings.Builder
+	if err := WriteSummaryCSV(&b, sums, []string{"accepted"}); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadSummaryCSV(strings.NewReader(b.String())); err != nil || back[0].Point != sums[0].Point {
+		t.Errorf("round trip: %+v %v", back, err)
+	}
+}
