@@ -22,11 +22,26 @@ type Point struct {
 	// Selection is the selection function of a routing that offers several candidates
 	// (routing.ParseSelection: rr, nointernal, 2prio, 3prio, ref, first, random, with
 	// options); empty picks the routing's default (3prio for adaptive on twin tori).
-	Selection     string `yaml:"selection,omitempty" json:"selection,omitempty"`
-	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
-	Tie           string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
-	Traffic       string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
-	Sizes         string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	Selection string `yaml:"selection,omitempty" json:"selection,omitempty"`
+	Deadlock  string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
+	Tie       string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
+	Traffic   string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
+	Sizes     string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	// Workload, when set, is a closed-loop workload (workload.Grammar) run to its end
+	// instead of Traffic and Sizes at a Load; see ClosedLoop.
+	Workload string `yaml:"workload,omitempty" json:"workload,omitempty"`
+	// Mapping places the workload's tasks on PEs (workload.ParseMapping: linear or
+	// random, with tasks per PE as in random/2); empty is linear, one task per PE.
+	Mapping string `yaml:"mapping,omitempty" json:"mapping,omitempty"`
+	// FlitBytes is the bytes per flit that cut a workload's messages into flits; 0 is
+	// workload.DefaultFlitBytes (16).
+	FlitBytes int `yaml:"flit_bytes,omitempty" json:"flit_bytes,omitempty"`
+	// LocalCycles is what a message between two tasks of one PE costs (0).
+	LocalCycles int64 `yaml:"local_cycles,omitempty" json:"local_cycles,omitempty"`
+	// TraceSHA256 is the content hash of a trace workload, set when a spec expands:
+	// the record key follows the trace's content, not its path, and a run refuses a
+	// trace that changed since.
+	TraceSHA256   string `yaml:"trace_sha256,omitempty" json:"trace_sha256,omitempty"`
 	engine.Params `yaml:",inline" json:",inline"`
 }
 
@@ -83,7 +98,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if err := engine.CheckSize(spec, p.Params, scheme, memoryLimit); err != nil {
+	if err := engine.CheckSize(spec, p.engineParams(), scheme, memoryLimit); err != nil {
 		return cfg, err
 	}
 	net, err := topology.Build(spec)
@@ -148,20 +163,21 @@ func declaredFree(rt routing.Func) bool {
 
 // engineConfig makes what the point's engine is built from, on a network and routing.
 func (p Point) engineConfig(net *topology.Network, rt routing.Func, memoryLimit int64) (engine.Config, error) {
-	var cfg engine.Config
-	pat, err := traffic.ParsePattern(p.Traffic, net)
-	if err != nil {
-		return cfg, err
-	}
-	var sizes traffic.Sizes
-	if strings.TrimSpace(p.Sizes) != "" {
-		if sizes, err = traffic.ParseSizes(p.Sizes); err != nil {
-			return cfg, err
-		}
-	}
-	cfg = engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params, MemoryLimit: memoryLimit}
+	cfg := engine.Config{Net: net, Routing: rt, Params: p.Params, MemoryLimit: memoryLimit}
+	var err error
 	if cfg.Selector, cfg.SelectOnce, err = p.selector(net, rt); err != nil {
 		return cfg, err
+	}
+	if p.ClosedLoop() {
+		return p.closedConfig(cfg)
+	}
+	if cfg.Pattern, err = traffic.ParsePattern(p.Traffic, net); err != nil {
+		return cfg, err
+	}
+	if strings.TrimSpace(p.Sizes) != "" {
+		if cfg.Sizes, err = traffic.ParseSizes(p.Sizes); err != nil {
+			return cfg, err
+		}
 	}
 	return cfg, nil
 }

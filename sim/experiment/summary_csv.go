@@ -21,16 +21,11 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		return nil, fmt.Errorf("read summary CSV: no header")
 	}
 	head := rows[0]
-	// Files written before issue 11 have no selection column.
-	fixed := []string{"curve", "curve_key", "topology", "routing", "selection", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
-	sel := 4
-	if len(head) > 4 && head[4] != "selection" {
-		fixed = slices.Delete(fixed, 4, 5)
-		sel = -1
-	}
+	fixed := summaryLayout(head)
 	if len(head) < len(fixed) || strings.Join(head[:len(fixed)], ",") != strings.Join(fixed, ",") || (len(head)-len(fixed))%4 != 0 {
 		return nil, fmt.Errorf("read summary CSV: header %q is not a summary table (want %s, then four columns per metric)", strings.Join(head, ","), strings.Join(fixed, ","))
 	}
+	at := func(name string) int { return slices.Index(fixed, name) }
 	var metrics []string
 	for i := len(fixed); i < len(head); i += 4 {
 		m := strings.TrimSuffix(head[i], "_mean")
@@ -50,10 +45,12 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 			return v, nil
 		}
 		s := Summary{Curve: row[0], CurveKey: row[1], Estimates: map[string]Estimate{}}
-		at := func(name string) int { return slices.Index(fixed, name) }
 		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[at("deadlock")], Tie: row[at("tie")], Traffic: row[at("traffic")], Sizes: row[at("sizes")]}
-		if sel >= 0 {
-			s.Point.Selection = row[sel]
+		if c := at("selection"); c >= 0 {
+			s.Point.Selection = row[c]
+		}
+		if c := at("workload"); c >= 0 {
+			s.Point.Workload, s.Point.Mapping = row[c], row[at("mapping")]
 		}
 		var err error
 		if s.Load, err = num(at("load")); err != nil {
@@ -80,4 +77,23 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// summaryLayout is the summary table layout whose columns head begins with: today's
+// (with workload and mapping for closed-loop tables), or one without the selection
+// column (files written before issue 11). When none matches it is today's open-loop
+// layout, which the caller reports as the one wanted.
+func summaryLayout(head []string) []string {
+	for _, closed := range []bool{true, false} {
+		for _, selection := range []bool{true, false} {
+			cols := summaryColumns(closed)
+			if !selection {
+				cols = slices.DeleteFunc(cols, func(c string) bool { return c == "selection" })
+			}
+			if len(head) >= len(cols) && slices.Equal(head[:len(cols)], cols) {
+				return cols
+			}
+		}
+	}
+	return summaryColumns(false)
 }
