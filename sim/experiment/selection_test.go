@@ -86,6 +86,11 @@ func curveNames(t *testing.T, s Spec) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return namesOf(curves)
+}
+
+// namesOf is the curves' names, in order.
+func namesOf(curves []Curve) []string {
 	var names []string
 	for _, c := range curves {
 		names = append(names, c.Name)

@@ -21,11 +21,7 @@ func TestParseSpecAcceptance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, c := range curves {
-		names = append(names, c.Name)
-	}
-	if got, want := strings.Join(names, "; "), "twin:4x4x4/A bubble uniform; twin:4x4x4/D bubble uniform"; got != want {
+	if got, want := strings.Join(namesOf(curves), "; "), "twin:4x4x4/A bubble uniform; twin:4x4x4/D bubble uniform"; got != want {
 		t.Errorf("curves %q, want %q", got, want)
 	}
 	want := engine.Defaults()
