@@ -170,10 +170,10 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 // accepted), 128-flit input buffers (the tightest default split). The watchdog would
 // stop a deadlocked run; accepted traffic must also hold its plateau over the run's
 // four windows. The 100,000 cycles per run take about an hour
-// of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 10,000
+// of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 20,000
 // cycles, and -short keeps two networks.
 func TestAdaptiveNoDeadlock(t *testing.T) {
-	cycles := int64(10000)
+	cycles := int64(20000)
 	if os.Getenv("TWINTORUS_LONG") == "1" {
 		cycles = 100000
 	}
