@@ -29,6 +29,8 @@ targets=(
 	"./sim/topology/ FuzzReadJSON 2"
 	"./sim/topology/ FuzzReadAnynet"
 	"./sim/routing/ FuzzReadTable"
+	"./sim/routing/ FuzzParseSelection"
+	"./sim/routing/ FuzzParseDuatoOptions"
 	"./sim/engine/ FuzzParseAllocator"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"

@@ -26,11 +26,6 @@ func tsdorHops(net *topology.Network, src, dst int) []string {
 	return out
 }
 
-// pe is the PE id of card c at the node with the given coordinates.
-func pe(net *topology.Network, card int, coord ...int) int {
-	return card + 2*net.NodeAt(coord)
-}
-
 // PE0's packets travel x, y, z in that order and PE1's z, y, x, each in its own
 // traffic class (VCs 0-1 and 2-3), upper when the destination digit is greater.
 func TestTSDORDimensionOrders(t *testing.T) {
