@@ -89,6 +89,12 @@ Workloads:
 					}
 				}
 				p.BufferSplit = q.BufferSplit
+				if !cmd.Flags().Changed("allocator") {
+					p.Allocator = q.Allocator
+				}
+				if !cmd.Flags().Changed("switching") {
+					p.Switching = q.Switching
+				}
 			}
 			for _, b := range []struct {
 				flag string

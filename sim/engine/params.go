@@ -265,9 +265,16 @@ type SwitchPreset struct {
 func SwitchPresets() []SwitchPreset {
 	return []SwitchPreset{
 		{"3dt", "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
-			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 128, "", 4 }},
+			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits, p.Allocator = 128, "", 4, Allocator{} }},
 		{"adaptive", "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
-			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4 }},
+			func(p *Params) {
+				p.PortFlits, p.BufferSplit, p.PacketFlits, p.Allocator = 1024, SplitEqual, 4, Allocator{}
+			}},
+		{"extoll", "the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2, docs/model.md): virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
+			func(p *Params) {
+				p.Switching, p.Allocator = CutThrough, Allocator{ISLIP: true, Iterations: 1}
+				p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
+			}},
 	}
 }
 
