@@ -328,3 +328,24 @@ func TestClosedLoopSummaryCSV(t *testing.T) {
 		t.Errorf("read back %+v", back)
 	}
 }
+
+// A closed-loop run that deadlocks has no execution time (NaN, so that summaries
+// average only the runs that ended) and counts as deadlocked.
+func TestClosedLoopDeadlockMetrics(t *testing.T) {
+	p := NewPoint("torus:8", 0)
+	p.Deadlock, p.Workload = "none", "alltoall:linear:512B"
+	p.PortFlits, p.Watchdog = 8, 2000
+	r, err := p.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Deadlock == nil {
+		t.Fatal("no deadlock without deadlock avoidance")
+	}
+	if v, _ := Metric(r, "execution_cycles"); !math.IsNaN(v) {
+		t.Errorf("execution_cycles %v after a deadlock, want NaN", v)
+	}
+	if v, _ := Metric(r, "deadlocked"); v != 1 {
+		t.Errorf("deadlocked %v", v)
+	}
+}
