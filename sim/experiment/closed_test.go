@@ -349,3 +349,27 @@ func TestClosedLoopDeadlockMetrics(t *testing.T) {
 		t.Errorf("deadlocked %v", v)
 	}
 }
+
+// Point.Check refuses what Point.Build refuses, with the same message, without
+// building a collective's programs.
+func TestClosedLoopCheckAgreesWithBuild(t *testing.T) {
+	for _, c := range []struct{ workload, mapping string }{
+		{"bcast:binomial:16B", "linear"},
+		{"bcast:binomial:16B:root=300", "linear"},
+		{"bcast:binomial:16B:root=300", "linear/2"},
+		{"alltoall:pairwise:512B:tasks=300", "random"},
+		{"alltoall:pairwise:512B:tasks=300", "random/2"},
+		{"allgather:linear:8MiB", "linear"},
+		{"graph500:tasks=600", "linear/2"},
+		{"trace:../../datasets/traces/namd-64.trace.gz", "linear"},
+		{"trace:missing.trace", "linear"},
+	} {
+		p := NewPoint("torus:8x8x4", 0)
+		p.Workload, p.Mapping = c.workload, c.mapping
+		_, berr := p.Build()
+		cerr := p.Check()
+		if (berr == nil) != (cerr == nil) || berr != nil && berr.Error() != cerr.Error() {
+			t.Errorf("%s, %s: Build says %v, Check %v", c.workload, c.mapping, berr, cerr)
+		}
+	}
+}
