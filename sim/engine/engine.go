@@ -266,10 +266,24 @@ func Check(cfg Config) error {
 // check validates the configuration and returns the parameters in force (defaults
 // filled, buffers resolved) and the injection process.
 func (cfg Config) check() (Params, traffic.Injection, error) {
-	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil && cfg.Program == nil {
+	return cfg.checkAs(cfg.Program != nil)
+}
+
+// CheckClosedLoop is Check for a closed-loop configuration whose program is not built
+// yet (cfg.Program may be nil): the parameters, buffers and size as New would check
+// them for a program. Building a large collective's programs costs seconds; a spec
+// with many curves checks them all first.
+func CheckClosedLoop(cfg Config) error {
+	_, _, err := cfg.checkAs(true)
+	return err
+}
+
+// checkAs is check, for a closed-loop run if closed.
+func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
+	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil && !closed {
 		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern or program are required")
 	}
-	if cfg.Program != nil {
+	if closed {
 		// Nothing is generated on a timer, and the whole run is measured.
 		cfg.Params.Load, cfg.Params.Warmup, cfg.Params.Measure = 0, 0, 1
 	}

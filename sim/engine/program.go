@@ -44,7 +44,9 @@ const MaxProgramCycles = 1 << 40
 // then cover the whole run.
 type ClosedLoop struct {
 	// ExecutionCycles is the cycle at which the program finished: every message had
-	// been received and the network was empty. The run starts at cycle 0.
+	// been received and the network was empty. The run starts at cycle 0. It is -1
+	// when the run stopped before the program finished (a deadlock); the other fields
+	// then count what happened until then.
 	ExecutionCycles int64 `json:"execution_cycles"`
 	// LatencyNetworkFlit and LatencyE2EFlit are per flit: from the flit leaving the
 	// source NIC (network) or from its message being posted (end to end) to the flit

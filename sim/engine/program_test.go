@@ -316,3 +316,28 @@ func TestProgramLocalMessages(t *testing.T) {
 		t.Errorf("local ping-pong: %d cycles (want 60), %d packets through the network", res.Closed.ExecutionCycles, res.PacketsDelivered)
 	}
 }
+
+// A closed-loop run that deadlocks stops and names the cycle, as an open-loop one
+// does: a linear all-to-all on a ring of 8 without deadlock avoidance fills the x+
+// channels (8-flit buffers) in a cycle; with dateline VCs or bubble flow control (and
+// the default buffers, which the VCs split) the same workload ends.
+func TestProgramDeadlockNamed(t *testing.T) {
+	p := Defaults()
+	p.PortFlits, p.Watchdog = 8, 2000
+	w := buildWorkload(t, "alltoall:linear:512B", 8)
+	e, _ := closedRun(t, "torus:8", w, routing.SchemeNone, p)
+	res, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deadlock == nil || len(res.Deadlock.Channels) != 8 || res.Closed == nil || res.Closed.ExecutionCycles != -1 {
+		t.Fatalf("no avoidance: deadlock %v, closed-loop %+v", res.Deadlock, res.Closed)
+	}
+	for _, scheme := range []routing.Scheme{routing.SchemeVC, routing.SchemeBubble} {
+		e, r := closedRun(t, "torus:8", w, scheme, Defaults())
+		res, err := e.Run(context.Background())
+		if err != nil || res.Deadlock != nil || res.Closed.ExecutionCycles <= 0 || r.Stats().Messages != 56 {
+			t.Errorf("%s: %v, deadlock %v, %+v", scheme, err, res.Deadlock, res.Closed)
+		}
+	}
+}

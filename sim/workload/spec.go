@@ -293,6 +293,36 @@ func (s Spec) Build(tasks int) (*Workload, error) {
 	return w, nil
 }
 
+// Check says what Build would refuse, and how many tasks the workload has, cheaply
+// where it can: a collective's parameters are checked against its tasks without
+// generating its programs (which a collective of thousands of tasks takes seconds and
+// a gigabyte to do), unless its operations could exceed MaxOps; a proxy or a trace is
+// built (a trace file is read).
+func (s Spec) Check(tasks int) (int, error) {
+	if s.Collective.Op == "" || s.Trace != "" || s.Proxy != "" {
+		w, err := s.Build(tasks)
+		if err != nil {
+			return 0, err
+		}
+		return w.Tasks(), nil
+	}
+	if s.Tasks != 0 {
+		tasks = s.Tasks
+	}
+	if _, err := NewBuilder(tasks); err != nil {
+		return 0, fmt.Errorf("workload %s: %w", s, err)
+	}
+	if err := s.Collective.check(tasks); err != nil {
+		return 0, fmt.Errorf("workload %s: %w", s, err)
+	}
+	if s.Collective.opsBound(tasks) > MaxOps {
+		if _, err := s.Build(tasks); err != nil {
+			return 0, err
+		}
+	}
+	return tasks, nil
+}
+
 func (s Spec) build(tasks int) (*Workload, error) {
 	if s.Trace != "" {
 		return ReadTraceFile(s.Trace)
