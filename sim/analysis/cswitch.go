@@ -23,13 +23,19 @@ type Connections struct {
 }
 
 // Forward is C_f(s,o): routes from a down port to an up port.
-func (c *Connections) Forward() int64 { return c.sum(func(a, b int) bool { return a < c.K && b >= c.K }) }
+func (c *Connections) Forward() int64 {
+	return c.sum(func(a, b int) bool { return a < c.K && b >= c.K })
+}
 
 // Backward is C_b(s,o): routes from an up port to a down port.
-func (c *Connections) Backward() int64 { return c.sum(func(a, b int) bool { return a >= c.K && b < c.K }) }
+func (c *Connections) Backward() int64 {
+	return c.sum(func(a, b int) bool { return a >= c.K && b < c.K })
+}
 
 // Turnaround is T(s,o): routes from a down port to another down port.
-func (c *Connections) Turnaround() int64 { return c.sum(func(a, b int) bool { return a < c.K && b < c.K }) }
+func (c *Connections) Turnaround() int64 {
+	return c.sum(func(a, b int) bool { return a < c.K && b < c.K })
+}
 
 // Total is every route through a T-switch of the stage.
 func (c *Connections) Total() int64 { return c.sum(func(int, int) bool { return true }) }
