@@ -9,8 +9,11 @@
 //
 // The sources are the ones the specs cite: [TR] the 3DT technical report,
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
-// introduction and [nDT] the n-dimensional twin torus paper (the last four
-// inside the thesis text). Configuration letters are always the report's A-J;
+// introduction, [nDT] the n-dimensional twin torus paper and [CS] the
+// C-switch paper (the last five inside the thesis text), and [KNS] the
+// k-ary n-direct s-indirect paper. kns.csv also holds that paper's list
+// prices (Tables 5-7), which its cost model (analysis.Cost) prices networks
+// with. Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //

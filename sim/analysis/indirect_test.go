@@ -99,3 +99,47 @@ func TestDESTROEveryConfiguration(t *testing.T) {
 		t.Errorf("%d configurations with two VCs, %d cyclic on one", twoVCs, cyclic)
 	}
 }
+
+// Diameters by BFS equal the formulas: 2n_h (KNS with crossbars), 2·s_h·n_h (fat-tree
+// subnets), (s_h+1)·n_h (RUFT subnets: up through every stage and back), 2(n−1) for a
+// k-ary n-tree (switch-to-switch hops; the papers' 2n counts the two PE links too) and
+// n for a flattened butterfly. The symmetry classes the families declare give the
+// same statistics as a BFS from every switch.
+func TestIndirectDiameters(t *testing.T) {
+	cases := []struct {
+		spec string
+		want int
+	}{
+		{"kns:16,2,1", 4}, {"kns:8,3,1", 6}, {"kns:4,3,1@2", 6},
+		{"kns:16,2,2,fattree", 8}, {"kns:16,2,4,fattree", 16}, {"kns:8,2,3,fattree", 12},
+		{"kns:16,2,2,ruft", 6}, {"kns:16,2,4,ruft", 10}, {"kns:8,3,3,ruft", 12},
+		{"ktree:4,3", 4}, {"ktree:2,6", 10}, {"ktree:8,2", 2}, {"ktree:4,1", 0},
+		{"flatfly:4,3@4", 3}, {"flatfly:16,2", 2}, {"flatfly:2,6", 6},
+	}
+	if !testing.Short() {
+		cases = append(cases, []struct {
+			spec string
+			want int
+		}{{"kns:256,2,1", 4}, {"kns:256,2,2,fattree", 8}, {"kns:256,2,2,ruft", 6}, {"kns:256,2,8,ruft", 18}}...)
+	}
+	for _, c := range cases {
+		net := topology.MustNew(c.spec)
+		d, err := Distances(context.Background(), net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Diameter != c.want {
+			t.Errorf("%s: diameter %d, the formula %d", c.spec, d.Diameter, c.want)
+		}
+		if net.Switches() > 5000 {
+			continue
+		}
+		all, err := DistancesAllSources(context.Background(), net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all.Diameter != d.Diameter || all.Sum().Cmp(d.Sum()) != 0 {
+			t.Errorf("%s: by classes %d / %v, from every switch %d / %v", c.spec, d.Diameter, d.Sum(), all.Diameter, all.Sum())
+		}
+	}
+}

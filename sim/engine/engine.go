@@ -332,15 +332,16 @@ func (e *Engine) layout() {
 }
 
 // latency is the latency of the link leaving a port: the network's, when it gives one
-// (a network file's links), else the parameter for the port's kind.
+// (a network file's links), else the parameter for the port's kind, times the link's
+// length in standard links (RUFT's long links back to the routers).
 func (e *Engine) latency(port topology.Port) int {
 	switch {
 	case port.Latency > 0:
 		return int(port.Latency)
 	case port.Kind == topology.Internal:
-		return e.p.InternalLatency
+		return e.p.InternalLatency * max(int(port.Length), 1)
 	}
-	return e.p.LinkLatency
+	return e.p.LinkLatency * max(int(port.Length), 1)
 }
 
 func (e *Engine) buffer(k topology.PortKind) Buffer {

@@ -183,6 +183,19 @@ type Result struct {
 	// ChannelUtil is the utilisation of every output port by global port id
 	// (topology.Network.PortID), kept when Params.Channels is set.
 	ChannelUtil []float64 `json:"channel_util,omitempty"`
+	// UtilByClass is the utilisation of the switch-to-switch channels by the class of
+	// the switch they leave (KNS routers and subnet stages, fat-tree stages), for
+	// networks whose switches have classes.
+	UtilByClass []ClassUtil `json:"util_by_class,omitempty"`
+}
+
+// ClassUtil is the utilisation of the switch-to-switch channels that leave the
+// switches of one class, in flits per cycle per channel over the window.
+type ClassUtil struct {
+	Class    string  `json:"class"`
+	Channels int     `json:"channels"`
+	Mean     float64 `json:"mean"`
+	Max      float64 `json:"max"`
 }
 
 func (e *Engine) result(elapsed time.Duration) *Result {
@@ -230,10 +243,21 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	if e.p.Channels {
 		r.ChannelUtil = make([]float64, len(m.chanFlits))
 	}
+	classes := e.net.SwitchClasses()
+	var byClass []ClassUtil
+	if len(classes) > 1 {
+		byClass = make([]ClassUtil, len(classes))
+	}
 	for g, f := range m.chanFlits {
 		u := float64(f) / window
 		if r.ChannelUtil != nil {
 			r.ChannelUtil[g] = u
+		}
+		if byClass != nil && e.ports[g].down >= 0 {
+			c := &byClass[e.net.SwitchClassIndex(int(e.ports[g].sw))]
+			c.Channels++
+			c.Mean += u
+			c.Max = max(c.Max, u)
 		}
 		switch e.ports[g].kind {
 		case topology.External:
@@ -242,6 +266,12 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 			}
 		case topology.Internal:
 			in = append(in, u)
+		}
+	}
+	for i, c := range byClass {
+		if c.Channels > 0 {
+			c.Class, c.Mean = classes[i], c.Mean/float64(c.Channels)
+			r.UtilByClass = append(r.UtilByClass, c)
 		}
 	}
 	r.ExternalUtilMean, r.ExternalUtilMax = meanMax(ext)

@@ -145,8 +145,8 @@ func (b *Builder) Grid(radix []int, switchesPerNode int) {
 	case b.nsw > 0 || b.radix != nil:
 		b.fail("Grid must come first, once: the network already has %d switches", b.nsw)
 		return
-	case len(radix) < 1 || len(radix) > MaxDims:
-		b.fail("a grid has 1 to %d dimensions, not %d", MaxDims, len(radix))
+	case len(radix) < 1 || len(radix) > MaxGridDims:
+		b.fail("a grid has 1 to %d dimensions, not %d", MaxGridDims, len(radix))
 		return
 	case switchesPerNode != 1 && switchesPerNode != 2:
 		b.fail("a grid node has 1 switch (2 for a twin torus), not %d", switchesPerNode)

@@ -66,8 +66,8 @@ func parseFlatFly(body string) (Spec, error) {
 	switch {
 	case k < 2 || k > MaxRadix:
 		return Spec{}, fmt.Errorf("%d switches per dimension: accepted are 2 to %d", k, MaxRadix)
-	case n < 1 || n > MaxDims:
-		return Spec{}, fmt.Errorf("%d dimensions: accepted are 1 to %d", n, MaxDims)
+	case n < 1 || n > MaxGridDims:
+		return Spec{}, fmt.Errorf("%d dimensions: accepted are 1 to %d", n, MaxGridDims)
 	case n*(k-1) > MaxPortsPerSwitch-MaxPEsPerSwitch:
 		return Spec{}, fmt.Errorf("switches of %d ports: accepted are at most %d", n*(k-1), MaxPortsPerSwitch-MaxPEsPerSwitch)
 	}

@@ -174,8 +174,8 @@ func parseKNS(body string) (Spec, error) {
 	switch {
 	case kh < 2 || kh > MaxPortsPerSwitch-MaxPEsPerSwitch:
 		return Spec{}, fmt.Errorf("%d routers per dimension: accepted are 2 to %d", kh, MaxPortsPerSwitch-MaxPEsPerSwitch)
-	case nh < 1 || nh > MaxDims:
-		return Spec{}, fmt.Errorf("%d dimensions: accepted are 1 to %d", nh, MaxDims)
+	case nh < 1 || nh > MaxGridDims:
+		return Spec{}, fmt.Errorf("%d dimensions: accepted are 1 to %d", nh, MaxGridDims)
 	case sh < 1 || sh > 16:
 		return Spec{}, fmt.Errorf("%d subnet stages: accepted are 1 to 16", sh)
 	case sh > 1 && subnetArity(kh, sh) == 0:
