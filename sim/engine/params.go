@@ -103,6 +103,19 @@ type Params struct {
 	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
 	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
+	// TerminalLatency is the latency of the links between PEs and their switches, or
+	// 0 for LinkLatency.
+	TerminalLatency int `yaml:"terminal_latency" json:"terminal_latency"`
+	// OutputFlits, when above 0, gives every output port an output queue of that many
+	// flits per VC between the crossbar and the link (switch.go): a packet crosses the
+	// crossbar into it when it has room for the packet, and leaves it for the link
+	// when the next switch has room. 0 is the input-queued switch.
+	OutputFlits int `yaml:"output_flits" json:"output_flits"`
+	// VOQ organises every input VC's buffer as virtual output queues (switch.go): a
+	// packet waits only behind older packets for the same output port, never behind
+	// one for another (no head-of-line blocking). It needs virtual cut-through and a
+	// routing that gives one port per hop.
+	VOQ bool `yaml:"voq" json:"voq"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -133,6 +146,9 @@ func (p Params) withDefaults() Params {
 	}
 	if p.PortFlits == 0 {
 		p.PortFlits = Defaults().PortFlits
+	}
+	if p.TerminalLatency == 0 {
+		p.TerminalLatency = p.LinkLatency
 	}
 	return p
 }
@@ -205,6 +221,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 				return fmt.Errorf("bubble flow control needs room for two packets (%d flits) per %s VC, the buffer has %d", 2*p.PacketFlits, c.kind, c.buf.Flits)
 			}
 		}
+		if p.OutputFlits > 0 && p.OutputFlits < 2*p.PacketFlits { // a ring is entered at the output queue
+			return fmt.Errorf("bubble flow control needs room for two packets (%d flits) in the output queues, they have %d", 2*p.PacketFlits, p.OutputFlits)
+		}
 	}
 	return nil
 }
@@ -219,6 +238,18 @@ func (p *Params) validate() error {
 		return fmt.Errorf("link latency %d: accepted are 1 to 1000 cycles", p.LinkLatency)
 	case p.InternalLatency < 1 || p.InternalLatency > 1000:
 		return fmt.Errorf("internal link latency %d: accepted are 1 to 1000 cycles", p.InternalLatency)
+	case p.TerminalLatency < 1 || p.TerminalLatency > 1000:
+		return fmt.Errorf("terminal link latency %d: accepted are 1 to 1000 cycles", p.TerminalLatency)
+	case p.OutputFlits < 0 || p.OutputFlits > MaxVCFlits:
+		return fmt.Errorf("output queues of %d flits: accepted are 0 (none) to %d flits per VC", p.OutputFlits, MaxVCFlits)
+	case p.OutputFlits > 0 && p.Switching != CutThrough:
+		return fmt.Errorf("output queues need virtual cut-through switching, not %s", p.Switching)
+	case p.OutputFlits > 0 && p.OutputFlits < p.PacketFlits:
+		return fmt.Errorf("output queues of %d flits cannot hold a %d-flit packet: accepted are at least %d flits", p.OutputFlits, p.PacketFlits, p.PacketFlits)
+	case p.OutputFlits > 0 && p.OutputFlits/p.PacketFlits+2 > maxQueuedPackets:
+		return fmt.Errorf("output queues of %d flits hold %d packets of %d flit(s); accepted are at most %d packets", p.OutputFlits, p.OutputFlits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+	case p.VOQ && p.Switching != CutThrough:
+		return fmt.Errorf("virtual output queues need virtual cut-through switching, not %s", p.Switching)
 	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
 	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:

@@ -213,7 +213,7 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	flitHops := m.flitHops
 	if e.packetLevel {
 		for g := range e.ports {
-			if st := &e.inStream[g]; e.ports[g].inBusy > e.now && st.dvc >= 0 {
+			if st := &e.inStream[g]; e.ports[g].inBusy > e.now && st.dvc >= 0 && e.ports[st.out].link >= 0 {
 				flitHops -= int64(e.L) - min(int64(e.L), e.now-st.start)
 			}
 		}
