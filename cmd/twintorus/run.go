@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ func init() { commands = append(commands, newRunCmd) }
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
-	var switching, terminal, external, internal string
+	var switching, terminal, external, internal, preset string
 	cmd := &cobra.Command{
 		Use:   "run TOPOLOGY",
 		Short: "Simulate one network at one offered load",
@@ -45,7 +46,14 @@ Traffic patterns:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
 			var err error
-			if !cmd.Flags().Changed("deadlock") {
+			if preset != "" {
+				pre, err := engine.LookupPreset(preset)
+				if err != nil {
+					return err
+				}
+				applyPreset(cmd, &p, pre, &switching, &terminal, &external, &internal)
+			}
+			if !cmd.Flags().Changed("deadlock") && preset == "" {
 				if p.Deadlock, err = defaultScheme(p); err != nil {
 					return err
 				}
@@ -118,10 +126,52 @@ Traffic patterns:
 	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
 	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
+	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
+	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
+	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
+	f.StringVar(&preset, "preset", "", "switch model of a paper: "+presetNames()+"; its parameters and deadlock scheme, unless flags say otherwise")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
+}
+
+// presetNames lists the switch presets.
+func presetNames() string {
+	var names []string
+	for _, p := range engine.Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// applyPreset sets every engine parameter and the deadlock scheme that the command
+// line does not set from preset pre.
+func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, terminal, external, internal *string) {
+	base := pre.Params()
+	changed := cmd.Flags().Changed
+	for _, f := range []struct {
+		flag string
+		set  func()
+	}{
+		{"packet", func() { p.PacketFlits = base.PacketFlits }},
+		{"link-latency", func() { p.LinkLatency = base.LinkLatency }},
+		{"internal-latency", func() { p.InternalLatency = base.InternalLatency }},
+		{"terminal-latency", func() { p.TerminalLatency = base.TerminalLatency }},
+		{"routing-delay", func() { p.RoutingDelay = base.RoutingDelay }},
+		{"port-flits", func() { p.PortFlits = base.PortFlits }},
+		{"output-flits", func() { p.OutputFlits = base.OutputFlits }},
+		{"voq", func() { p.VOQ = base.VOQ }},
+		{"switching", func() { *switching = base.Switching.String() }},
+		{"buffer-terminal", func() { *terminal = base.Terminal.String() }},
+		{"buffer-external", func() { *external = base.External.String() }},
+		{"buffer-internal", func() { *internal = base.Internal.String() }},
+		{"deadlock", func() { p.Deadlock = pre.Deadlock }},
+	} {
+		if !changed(f.flag) {
+			f.set()
+		}
+	}
 }
 
 // defaultScheme is the deadlock scheme of the point's routing when none is named.

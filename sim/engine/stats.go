@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -231,8 +232,14 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 		Elapsed:          elapsed.Seconds(),
 		PacketsGenerated: m.genPackets, PacketsDelivered: m.delPackets,
 	}
-	if e.net.IsTwin() {
+	if e.net.IsTwin() || e.net.Size().Internal > 0 {
 		r.Buffers += ", internal " + e.p.Internal.String()
+	}
+	if e.p.OutputFlits > 0 {
+		r.Buffers += fmt.Sprintf(", output queues of %d flits", e.p.OutputFlits)
+	}
+	if e.p.VOQ {
+		r.Buffers += ", virtual output queues"
 	}
 	if m.delPackets == 0 {
 		r.Hops = math.NaN()

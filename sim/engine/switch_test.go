@@ -219,3 +219,36 @@ func TestZeroLoadLatencyKNSPreset(t *testing.T) {
 		t.Logf("%s: %.3f hops, latency %.2f (from generation %.2f)", spec, r.Hops, r.LatencyNetwork.Mean, r.LatencyE2E.Mean)
 	}
 }
+
+// No deadlock at twice the saturation load for 100,000 cycles on the networks,
+// under the default model and each network's paper model (their routings run with no
+// deadlock scheme: their channel dependency graphs are acyclic, which
+// analysis.TestIndirectRoutingsDeadlockFree checks). The saturation throughput comes
+// from a first run at full load.
+func TestNoDeadlockIndirect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 cycles per network")
+	}
+	cs, _ := LookupPreset("cswitch")
+	kns, _ := LookupPreset("kns")
+	for _, c := range []struct {
+		spec string
+		p    Params
+	}{
+		{"ktree:4,3/cswitch", Defaults()}, {"ktree:4,3/cswitch", cs.Params()},
+		{"kns:8,2,1", Defaults()}, {"kns:8,2,1", kns.Params()},
+		{"kns:16,2,2,fattree", Defaults()}, {"kns:16,2,2,fattree", kns.Params()},
+		{"kns:16,2,2,ruft", Defaults()}, {"kns:16,2,2,ruft", kns.Params()},
+	} {
+		p := c.p
+		p.Load, p.Warmup, p.Measure, p.Seed = 1, 2000, 8000, 3
+		sat := runWith(t, c.spec, routing.SchemeNone, "uniform", p, nil).Accepted
+		p.Load = min(2*sat, float64(p.PacketFlits))
+		p.Warmup, p.Measure = 0, 100000
+		r := runWith(t, c.spec, routing.SchemeNone, "uniform", p, nil)
+		if r.Deadlock != nil || r.Accepted < 0.9*sat {
+			t.Errorf("%s (packets of %d flits): at load %.3f (twice saturation) for 100,000 cycles: deadlock %v, accepted %.3f", c.spec, p.PacketFlits, p.Load, r.Deadlock, r.Accepted)
+		}
+		t.Logf("%s, %d-flit packets: saturation %.3f; at %.3f for 100,000 cycles accepted %.3f, no deadlock", c.spec, p.PacketFlits, sat, p.Load, r.Accepted)
+	}
+}

@@ -39,6 +39,11 @@ type Spec struct {
 	Tie      []string `yaml:"tie" json:"tie"`           // plus, minus
 	Traffic  []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
 	Sizes    []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Preset names a switch preset (engine.Presets: cswitch, kns) whose parameters the
+	// engine block starts from instead of engine.Defaults(), and whose deadlock scheme
+	// the spec takes when it names none. It is applied when the spec is read; Engine
+	// then holds every parameter.
+	Preset string `yaml:"preset,omitempty" json:"preset,omitempty"`
 	// Engine holds the engine parameters shared by every point. Its Load and Seed are
 	// ignored: the load axis and Seed/Seeds set them.
 	Engine engine.Params `yaml:"engine" json:"engine"`

@@ -374,7 +374,7 @@ func tconfigName(c TConfig, k int) string {
 func parseInts(s, what string, n int) ([]int, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) != n {
-		return nil, fmt.Errorf("want %s, got %q", what, s)
+		return nil, fmt.Errorf("want %s, got %q (in a YAML flow list [a, b], quote a spec that has commas: \"kns:16,2,1\")", what, s)
 	}
 	out := make([]int, n)
 	for i, p := range parts {
