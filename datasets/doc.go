@@ -2,18 +2,19 @@
 // results.
 //
 // This package owns the papers' numbers: reference/*.csv, one row per value
-// printed in (or evaluated from) one of the five source papers, each with its
+// printed in (or evaluated from) one of the source papers, each with its
 // provenance (paper, figure or table, seeds file and line, and the shortest
 // verbatim phrase that contains it). References loads one file;
 // ReferenceNames lists them; Find, Filter and Lookup help notebooks pick rows.
 //
 // The sources are the ones the specs cite: [TR] the 3DT technical report,
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
-// introduction, [nDT] the n-dimensional twin torus paper and [CS] the
-// C-switch paper (the last five inside the thesis text), and [KNS] the
-// k-ary n-direct s-indirect paper. kns.csv also holds that paper's list
-// prices (Tables 5-7), which its cost model (analysis.Cost) prices networks
-// with. Configuration letters are always the report's A-J;
+// introduction, [nDT] the n-dimensional twin torus paper, [EXT] the paper on
+// nDT tori of EXTOLL cards (5dt-extoll.csv: its Tables 2 and 3, collectives on the
+// 3D and 5DT tori of 256, 512 and 1,024 PEs) and [CS] the C-switch paper (the
+// last six inside the thesis text), and [KNS] the k-ary n-direct s-indirect
+// paper. kns.csv also holds that paper's list prices (Tables 5-7), which its cost
+// model (analysis.Cost) prices networks with. Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //

@@ -40,7 +40,7 @@ const (
 var Kinds = []string{KindExact, KindFormula, KindMeasured, KindClaim}
 
 // Sources lists the accepted values of Reference.Source.
-var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[CS]", "[KNS]"}
+var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[CS]", "[KNS]"}
 
 // Schemes lists the accepted values of Reference.Scheme ("" when the value
 // does not depend on the deadlock-avoidance scheme or the paper does not say).

@@ -27,7 +27,7 @@ func allRefs(t *testing.T) []Reference {
 
 func TestEveryFileParses(t *testing.T) {
 	names := ReferenceNames()
-	for _, want := range []string{"3dt-configurations", "3dt-vs-2d", "ndt", "paths-and-distances", "cswitch", "kns"} {
+	for _, want := range []string{"3dt-configurations", "3dt-vs-2d", "ndt", "5dt-extoll", "paths-and-distances", "cswitch", "kns"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("ReferenceNames() = %v, missing %q", names, want)
 		}
@@ -104,6 +104,7 @@ var sourceLines = map[string]struct {
 	"[J]":   {"000_147dd827e2059e74.txt", [][2]int{{2169, 3343}}},
 	"[DL]":  {"000_147dd827e2059e74.txt", [][2]int{{3344, 3782}}},
 	"[nDT]": {"000_147dd827e2059e74.txt", [][2]int{{3783, 6009}}},
+	"[EXT]": {"000_147dd827e2059e74.txt", [][2]int{{6010, 7686}}},
 	"[CS]":  {"000_147dd827e2059e74.txt", [][2]int{{849, 2168}}},
 	"[KNS]": {"004_37dac5b11aaa2be8.txt", [][2]int{{1, 508}}},
 }

@@ -105,17 +105,17 @@ type Params struct {
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
 	// TerminalLatency is the latency of the links between PEs and their switches, or
 	// 0 for LinkLatency.
-	TerminalLatency int `yaml:"terminal_latency" json:"terminal_latency"`
+	TerminalLatency int `yaml:"terminal_latency" json:"terminal_latency,omitempty"`
 	// OutputFlits, when above 0, gives every output port an output queue of that many
 	// flits per VC between the crossbar and the link (switch.go): a packet crosses the
 	// crossbar into it when it has room for the packet, and leaves it for the link
 	// when the next switch has room. 0 is the input-queued switch.
-	OutputFlits int `yaml:"output_flits" json:"output_flits"`
+	OutputFlits int `yaml:"output_flits" json:"output_flits,omitempty"`
 	// VOQ organises every input VC's buffer as virtual output queues (switch.go): a
 	// packet waits only behind older packets for the same output port, never behind
 	// one for another (no head-of-line blocking). It needs virtual cut-through and a
 	// routing that gives one port per hop.
-	VOQ bool `yaml:"voq" json:"voq"`
+	VOQ bool `yaml:"voq" json:"voq,omitempty"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)

@@ -50,6 +50,19 @@ func (h *Histogram) Add(v int64) {
 	}
 }
 
+// addN records n copies of one value.
+func (h *Histogram) addN(v, n int64) {
+	if v < 0 {
+		v = 0
+	}
+	h.counts[bucketOf(v)] += n
+	h.n += n
+	h.sum += float64(v) * float64(n)
+	if v > h.max {
+		h.max = v
+	}
+}
+
 // Count is the number of values.
 func (h *Histogram) Count() int64 { return h.n }
 
@@ -108,7 +121,8 @@ type meter struct {
 	genAll, ejectAll     int64 // flits queued at the sources and ejected, whole run
 	netLat, e2eLat       Histogram
 	msgLat               Histogram
-	chanFlits            []int64 // per output port, window only
+	chanFlits            []int64      // per output port, window only
+	closed               *closedMeter // closed-loop runs only
 }
 
 func (m *meter) init(e *Engine) {
@@ -188,6 +202,9 @@ type Result struct {
 	// the switch they leave (KNS routers and subnet stages, fat-tree stages), for
 	// networks whose switches have classes.
 	UtilByClass []ClassUtil `json:"util_by_class,omitempty"`
+	// Closed holds what a closed-loop run (Config.Program) measured, which also
+	// covers the whole run in the figures above; nil for open-loop runs.
+	Closed *ClosedLoop `json:"closed_loop,omitempty"`
 }
 
 // ClassUtil is the utilisation of the switch-to-switch channels that leave the

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -146,6 +147,10 @@ func TestVOQWithOnePacketBuffersIsFIFO(t *testing.T) {
 		plain := runWith(t, spec, scheme, "uniform", p, nil)
 		p.VOQ = true
 		voq := runWith(t, spec, scheme, "uniform", p, nil)
+		if !strings.HasSuffix(voq.Buffers, ", virtual output queues") {
+			t.Errorf("%s: buffers %q do not say they are virtual output queues", spec, voq.Buffers)
+		}
+		voq.Buffers = plain.Buffers // the label differs, nothing else may
 		if d := diffFields(*voq, *plain); d != "" {
 			t.Errorf("%s: one-packet buffers, VOQ differs from FIFO in %s", spec, d)
 		}
