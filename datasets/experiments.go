@@ -29,6 +29,17 @@ func Result(file string) ([]byte, error) {
 	return readResult(resultFiles, "results", file, "stored result")
 }
 
+// ExperimentResult returns the stored summaries of experiment name: its own file
+// results/NAME-summary.csv when it has one (experiments stored after the first three,
+// each in files of its own so that adding one touches no other's), else the shared
+// results/summary.csv.
+func ExperimentResult(name string) ([]byte, error) {
+	if b, err := resultFiles.ReadFile("results/" + name + "-summary.csv"); err == nil {
+		return b, nil
+	}
+	return Result("summary.csv")
+}
+
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
 	entries, _ := fs.ReadDir(fsys, dir)

@@ -114,7 +114,7 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	r := &Results{Name: name, Mode: mode, Spec: spec}
 	switch mode {
 	case Stored:
-		b, err := datasets.Result("summary.csv")
+		b, err := datasets.ExperimentResult(name)
 		if len(spec.Workload) > 0 {
 			b, err = datasets.ClosedLoopResult(name + "-summary.csv")
 		}
