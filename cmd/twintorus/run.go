@@ -178,7 +178,7 @@ Workloads:
 	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
 	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
 	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
-	f.StringVar(&preset, "preset", "", "switch model of a paper: "+presetNames()+"; its parameters and deadlock scheme, unless flags say otherwise")
+	f.StringVar(&preset, "switch", "", "switch model (preset) of a paper: "+presetNames()+"; its parameters and deadlock scheme, unless flags say otherwise")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
 	f.StringVar(&mapping, "mapping", "linear", "closed loop: task placement, linear or random (a permutation drawn from --seed)")

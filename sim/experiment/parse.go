@@ -142,7 +142,7 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 	if s.Preset != "" {
 		pre, err := engine.LookupPreset(s.Preset)
 		if err != nil {
-			return Spec{}, s.errAt("preset", err)
+			return Spec{}, s.errAt("switch", err)
 		}
 		s.Preset = pre.Name
 		s.Engine = s.overPreset(pre.Params())
@@ -446,7 +446,7 @@ func removeString(list []string, s string) []string {
 // keys the spec sets elsewhere (load, seed) can be left out.
 type specYAML struct {
 	Name       string   `yaml:"name,omitempty"`
-	Preset     string   `yaml:"preset,omitempty"`
+	Preset     string   `yaml:"switch,omitempty"`
 	Topologies []string `yaml:"topologies,flow"`
 	Routing    []string `yaml:"routing,omitempty,flow"`
 	Deadlock   []string `yaml:"deadlock,flow"`
