@@ -29,16 +29,12 @@ func Result(file string) ([]byte, error) {
 	return readResult(resultFiles, "results", file, "stored result")
 }
 
-// ExperimentResult returns the stored summaries of experiment name: its own file
-// results/NAME-summary.csv when it has one (experiments stored after the first three,
-// each in files of its own so that adding one touches no other's), else the shared
-// results/summary.csv.
-func ExperimentResult(name string) ([]byte, error) {
-	if b, err := resultFiles.ReadFile("results/" + name + "-summary.csv"); err == nil {
-		return b, nil
-	}
-	return Result("summary.csv")
-}
+// SummaryFiles are the stored summary tables of the open-loop experiments: the
+// experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
+// adaptive-summary.csv, the C-switch and KNS papers' (issue 14) in one file per
+// experiment, each with its records file (see results/README.md).
+var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
+	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {

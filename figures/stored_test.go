@@ -6,10 +6,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/datasets"
@@ -19,14 +21,14 @@ import (
 // TestStoredResults: the full runs the notebooks read by default are complete (every
 // curve of every experiment spec, every replication, the loads the spec asks for) and
 // are what the stored per-simulation records say: each summary's mean accepted traffic
-// and latency recomputed from records.csv.gz.
+// and latency recomputed from records.csv.gz (adaptive-records.csv.gz for adaptive
+// routing).
 func TestStoredResults(t *testing.T) {
-	shared := readRecordsCSV(t, "../datasets/results/records.csv.gz")
+	recs := map[string]*recordStats{}
+	for _, file := range datasets.SummaryFiles {
+		maps.Copy(recs, readRecordsCSV(t, "../datasets/results/"+strings.Replace(file, "summary.csv", "records.csv.gz", 1)))
+	}
 	for _, name := range datasets.ExperimentNames() {
-		recs := shared
-		if own := "../datasets/results/" + name + "-records.csv.gz"; fileExists(own) {
-			recs = readRecordsCSV(t, own)
-		}
 		res, err := LoadResults(context.Background(), name, Stored, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -143,9 +145,4 @@ func checkAgainstRecords(t *testing.T, recs map[string]*recordStats, s experimen
 	if m := r.latency / float64(r.latencyN); math.Abs(m-lat.Mean) > 1e-9*math.Max(1, math.Abs(m)) {
 		t.Errorf("%s at %g: latency %v from the records, %v in the summary", s.Curve, s.Load, m, lat.Mean)
 	}
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

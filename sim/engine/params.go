@@ -116,6 +116,11 @@ type Params struct {
 	// one for another (no head-of-line blocking). It needs virtual cut-through and a
 	// routing that gives one port per hop.
 	VOQ bool `yaml:"voq" json:"voq,omitempty"`
+	// BufferSplit is how PortFlits is split among the VCs when no buffer is given: ""
+	// (the 3DT papers': the VCs the routing needs rounded up to a power of two, at
+	// least four under the VC scheme and on internal links) or "equal" (paper (b):
+	// exactly the VCs the routing uses, equal shares).
+	BufferSplit string `yaml:"buffer_split,omitempty" json:"buffer_split,omitempty"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -191,6 +196,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 		need := needs(c.kind)
 		if *c.buf == (Buffer{}) {
 			*c.buf = DefaultBuffer(c.kind, need, scheme, p.PortFlits)
+			if p.BufferSplit == SplitEqual {
+				*c.buf = Buffer{VCs: max(need, 1), Flits: p.PortFlits / max(need, 1)}
+			}
 			if c.buf.Flits < 1 {
 				return fmt.Errorf("%s ports: %d flits per port split among %d VCs leave VCs of 0 flits; accepted are at least %d flits per port (port_flits), or explicit buffers", c.kind, p.PortFlits, c.buf.VCs, c.buf.VCs)
 			}
@@ -254,6 +262,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
 	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:
 		return fmt.Errorf("%d flits per port: accepted are 1 to %d", p.PortFlits, MaxPortFlits)
+	case p.BufferSplit != "" && p.BufferSplit != SplitEqual:
+		return fmt.Errorf("buffer split %q: accepted are %q (the papers' default) and %q", p.BufferSplit, "", SplitEqual)
 	case p.Load < 0:
 		return fmt.Errorf("offered load %g: it must be at least 0 flits/cycle/PE", p.Load)
 	case p.Warmup < 0 || p.Measure < 1:
@@ -265,6 +275,10 @@ func (p *Params) validate() error {
 	}
 	return nil
 }
+
+// SplitEqual is the buffer split of paper (b): every input port's PortFlits shared
+// equally by exactly the VCs the routing uses.
+const SplitEqual = "equal"
 
 // ModelVersion is the revision of the simulation model: bump it whenever a change to
 // the engine, routing, topology or traffic packages changes any result for a given

@@ -14,7 +14,8 @@ type Preset struct {
 	Source  string   // where the paper states its model
 	Stated  []string // what the paper states
 	Choices []string // what it leaves open, and what the preset takes
-	// Deadlock is the deadlock scheme the paper's routing runs with.
+	// Deadlock is the deadlock scheme the paper's routing runs with; "" leaves the
+	// routing's own default.
 	Deadlock string
 	params   Params
 }
@@ -23,9 +24,32 @@ type Preset struct {
 // warm-up, measurement, seed, watchdog, saturation tolerance).
 func (p Preset) Params() Params { return p.params }
 
-// Presets is the table of switch presets.
+// Presets is the table of switch presets: the one set of named switch models that
+// run --switch and a spec's switch: key read.
 func Presets() []Preset {
-	return []Preset{cswitchPreset(), knsPreset()}
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset()}
+}
+
+// threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
+func threeDTPreset() Preset {
+	return Preset{
+		Name:    "3dt",
+		Summary: "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
+		Source:  "[TR] §7.1, [J] §6.1",
+		params:  Defaults(),
+	}
+}
+
+// adaptivePreset is paper (b)'s switch (adaptive routing for nDT tori).
+func adaptivePreset() Preset {
+	p := Defaults()
+	p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4
+	return Preset{
+		Name:    "adaptive",
+		Summary: "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
+		Source:  "spec/5dt-extoll-adaptive.md §4.2",
+		params:  p,
+	}
 }
 
 // LookupPreset finds a preset by name (case-insensitive).
