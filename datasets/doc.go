@@ -11,9 +11,11 @@
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
 // introduction, [nDT] the n-dimensional twin torus paper, [EXT] the paper on
 // nDT tori of EXTOLL cards (5dt-extoll.csv: its Tables 2 and 3, collectives on the
-// 3D and 5DT tori of 256, 512 and 1,024 PEs) and [AR] "Adaptive routing for
-// n-Dimensional Twin torus" (paper (b) of spec/5dt-extoll-adaptive.md; the last
-// six inside the thesis text). Configuration letters are always the report's A-J;
+// 3D and 5DT tori of 256, 512 and 1,024 PEs), [AR] "Adaptive routing for
+// n-Dimensional Twin torus" (paper (b) of spec/5dt-extoll-adaptive.md) and [CS] the
+// C-switch paper (the last seven inside the thesis text), and [KNS] the k-ary
+// n-direct s-indirect paper. kns.csv also holds that paper's list prices (Tables
+// 5-7), which its cost model (analysis.Cost) prices networks with. Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //

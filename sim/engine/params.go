@@ -103,6 +103,19 @@ type Params struct {
 	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
 	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
+	// TerminalLatency is the latency of the links between PEs and their switches, or
+	// 0 for LinkLatency.
+	TerminalLatency int `yaml:"terminal_latency" json:"terminal_latency,omitempty"`
+	// OutputFlits, when above 0, gives every output port an output queue of that many
+	// flits per VC between the crossbar and the link (switch.go): a packet crosses the
+	// crossbar into it when it has room for the packet, and leaves it for the link
+	// when the next switch has room. 0 is the input-queued switch.
+	OutputFlits int `yaml:"output_flits" json:"output_flits,omitempty"`
+	// VOQ organises every input VC's buffer as virtual output queues (switch.go): a
+	// packet waits only behind older packets for the same output port, never behind
+	// one for another (no head-of-line blocking). It needs virtual cut-through and a
+	// routing that gives one port per hop.
+	VOQ bool `yaml:"voq" json:"voq,omitempty"`
 	// BufferSplit is how PortFlits is split among the VCs when no buffer is given: ""
 	// (the 3DT papers': the VCs the routing needs rounded up to a power of two, at
 	// least four under the VC scheme and on internal links) or "equal" (paper (b):
@@ -138,6 +151,9 @@ func (p Params) withDefaults() Params {
 	}
 	if p.PortFlits == 0 {
 		p.PortFlits = Defaults().PortFlits
+	}
+	if p.TerminalLatency == 0 {
+		p.TerminalLatency = p.LinkLatency
 	}
 	return p
 }
@@ -213,6 +229,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 				return fmt.Errorf("bubble flow control needs room for two packets (%d flits) per %s VC, the buffer has %d", 2*p.PacketFlits, c.kind, c.buf.Flits)
 			}
 		}
+		if p.OutputFlits > 0 && p.OutputFlits < 2*p.PacketFlits { // a ring is entered at the output queue
+			return fmt.Errorf("bubble flow control needs room for two packets (%d flits) in the output queues, they have %d", 2*p.PacketFlits, p.OutputFlits)
+		}
 	}
 	return nil
 }
@@ -227,6 +246,18 @@ func (p *Params) validate() error {
 		return fmt.Errorf("link latency %d: accepted are 1 to 1000 cycles", p.LinkLatency)
 	case p.InternalLatency < 1 || p.InternalLatency > 1000:
 		return fmt.Errorf("internal link latency %d: accepted are 1 to 1000 cycles", p.InternalLatency)
+	case p.TerminalLatency < 1 || p.TerminalLatency > 1000:
+		return fmt.Errorf("terminal link latency %d: accepted are 1 to 1000 cycles", p.TerminalLatency)
+	case p.OutputFlits < 0 || p.OutputFlits > MaxVCFlits:
+		return fmt.Errorf("output queues of %d flits: accepted are 0 (none) to %d flits per VC", p.OutputFlits, MaxVCFlits)
+	case p.OutputFlits > 0 && p.Switching != CutThrough:
+		return fmt.Errorf("output queues need virtual cut-through switching, not %s", p.Switching)
+	case p.OutputFlits > 0 && p.OutputFlits < p.PacketFlits:
+		return fmt.Errorf("output queues of %d flits cannot hold a %d-flit packet: accepted are at least %d flits", p.OutputFlits, p.PacketFlits, p.PacketFlits)
+	case p.OutputFlits > 0 && p.OutputFlits/p.PacketFlits+2 > maxQueuedPackets:
+		return fmt.Errorf("output queues of %d flits hold %d packets of %d flit(s); accepted are at most %d packets", p.OutputFlits, p.OutputFlits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+	case p.VOQ && p.Switching != CutThrough:
+		return fmt.Errorf("virtual output queues need virtual cut-through switching, not %s", p.Switching)
 	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
 	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:
@@ -248,35 +279,6 @@ func (p *Params) validate() error {
 // SplitEqual is the buffer split of paper (b): every input port's PortFlits shared
 // equally by exactly the VCs the routing uses.
 const SplitEqual = "equal"
-
-// SwitchPreset is a named switch model: the parameters a paper's switch fixes.
-type SwitchPreset struct {
-	Name, Summary string
-	Apply         func(p *Params)
-}
-
-// SwitchPresets lists the named switch models. The defaults are the 3DT papers'.
-func SwitchPresets() []SwitchPreset {
-	return []SwitchPreset{
-		{"3dt", "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
-			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 128, "", 4 }},
-		{"adaptive", "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
-			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4 }},
-	}
-}
-
-// ApplyPreset sets the parameters of a named switch model.
-func (p *Params) ApplyPreset(name string) error {
-	var names []string
-	for _, sp := range SwitchPresets() {
-		if sp.Name == strings.ToLower(strings.TrimSpace(name)) {
-			sp.Apply(p)
-			return nil
-		}
-		names = append(names, sp.Name)
-	}
-	return fmt.Errorf("unknown switch preset %q: accepted are %s", name, strings.Join(names, ", "))
-}
 
 // ModelVersion is the revision of the simulation model: bump it whenever a change to
 // the engine, routing, topology or traffic packages changes any result for a given

@@ -341,3 +341,46 @@ func TestProgramDeadlockNamed(t *testing.T) {
 		}
 	}
 }
+
+// Closed-loop switch utilisation counts a network switch's flits once with the switch
+// features of the presets: an output queue delivers for the switch it belongs to, and
+// a packet chosen from a virtual output queue counts as any other. One message, as in
+// TestProgramSingleMessageIsZeroLoadLatency: every switch on its path delivers L
+// flits per packet.
+func TestProgramSwitchUtilisationWithOutputQueuesAndVOQ(t *testing.T) {
+	for _, c := range []struct {
+		net      string
+		src, dst int
+	}{{"torus:8x8x8", 3, 300}, {"mesh:5x4", 19, 0}} {
+		net := topology.MustNew(c.net)
+		for _, variant := range []string{"output queues", "voq"} {
+			b, _ := workload.NewBuilder(net.Terminals())
+			b.Send(c.src, c.dst, 512)
+			b.Recv(c.dst, c.src)
+			w, err := b.Build("one message")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Defaults()
+			if variant == "voq" {
+				p.VOQ = true
+			} else {
+				p.OutputFlits = 2 * p.PacketFlits
+			}
+			e, _ := closedRun(t, c.net, w, routing.SchemeBubble, p)
+			res, err := e.Run(context.Background())
+			if err != nil || res.Deadlock != nil {
+				t.Fatal(err, res.Deadlock)
+			}
+			hops := len(routing.NewDOR(net, routing.TiePlus).Path(c.src, c.dst, nil)) - 1
+			packets := workload.RunConfig{FlitBytes: 16, PacketFlits: p.PacketFlits}.Packets(512)
+			L := int64(p.PacketFlits)
+			if got, want := res.Closed.SwitchUtilisation*float64(net.Switches()), float64(int64(hops+1)*L*packets); got != want {
+				t.Errorf("%s %s: switches busy %g cycles in all, want %g", c.net, variant, got, want)
+			}
+			if res.Closed.SwitchUtilisationMax != float64(L*packets) {
+				t.Errorf("%s %s: busiest switch %g cycles, want %d", c.net, variant, res.Closed.SwitchUtilisationMax, L*packets)
+			}
+		}
+	}
+}

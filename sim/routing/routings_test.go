@@ -25,7 +25,8 @@ func TestRoutingsTable(t *testing.T) {
 			if Default(net) != f.Routing {
 				t.Errorf("%s: Default = %q, want %q", ex, Default(net), f.Routing)
 			}
-			if rt, err := New(Default(net), net, SchemeBubble, TiePlus); err != nil || rt == nil {
+			def, _, _ := LookupRouting(Default(net))
+			if rt, err := New(Default(net), net, def.Scheme, TiePlus); err != nil || rt == nil {
 				t.Errorf("%s: %v", ex, err)
 			}
 		}

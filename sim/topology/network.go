@@ -41,6 +41,10 @@ type Port struct {
 	Kind PortKind
 	Dim  int8 // dimension of a dimension port, else -1
 	Dir  int8 // +1 or -1 for a dimension port, else 0
+	// Length is the length of the link leaving this port in standard links, 0 or 1 for
+	// a standard one: without a Latency of its own the link takes Length times the
+	// engine's link latency (RUFT's long return links, KNS §5.1).
+	Length uint8
 	// Label indexes the network's port labels (Network.Label); 0 is no label.
 	Label    uint16
 	PeerPort int16
@@ -116,6 +120,10 @@ type Network struct {
 	links     []Link
 	labels    []string // port labels; labels[0] is "" (no label)
 	swLabels  []string // switch labels, or nil
+	// Switch classes: class names (classNames[0] is "switch", the class of a switch
+	// nobody classified) and each switch's class index, or nil when all are "switch".
+	classNames []string
+	swClass    []uint8
 
 	// The grid (Dims() > 0 only).
 	radix     []int
@@ -203,6 +211,35 @@ func (n *Network) SwitchLabel(s int) string {
 	}
 	return n.swLabels[s]
 }
+
+// SwitchClass is the class a family or a Builder gave switch s ("router", "stage 0",
+// ...), or "switch"; statistics per class (utilisation) group switches by it.
+func (n *Network) SwitchClass(s int) string {
+	if n.swClass == nil {
+		return defaultClass
+	}
+	return n.classNames[n.swClass[s]]
+}
+
+// SwitchClassIndex is the index of switch s's class in SwitchClasses (0 for all
+// switches of a network with no classes).
+func (n *Network) SwitchClassIndex(s int) int {
+	if n.swClass == nil {
+		return 0
+	}
+	return int(n.swClass[s])
+}
+
+// SwitchClasses lists the switch classes, "switch" first (the class of switches no one
+// classified, possibly empty).
+func (n *Network) SwitchClasses() []string {
+	if n.classNames == nil {
+		return []string{defaultClass}
+	}
+	return append([]string(nil), n.classNames...)
+}
+
+const defaultClass = "switch"
 
 // PortName names port p of switch s for people: its label when it has one, else
 // "x+", "d4-", "int" or "pe", else "p" and its index.
