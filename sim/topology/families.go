@@ -41,7 +41,8 @@ type FamilyDef struct {
 
 // Families is the table of network families, in the order help texts list them.
 func Families() []FamilyDef {
-	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), fileFamily(), anynetFamily()}
+	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), twistedFamily(), tctFamily(), toroidFamily(),
+		tccFamily(), tofuFamily(), fileFamily(), anynetFamily()}
 }
 
 // LookupFamily finds a family by name (case-insensitive).
