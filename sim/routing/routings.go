@@ -39,7 +39,8 @@ type Options struct {
 
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
-	return []RoutingDef{dorRouting(), dortRouting(), minRouting(false), minRouting(true), upDownRouting(), tableRouting()}
+	return []RoutingDef{dorRouting(), dortRouting(), minRouting(false), minRouting(true), upDownRouting(), tableRouting(),
+		twistedDORRouting(), tctRouting()}
 }
 
 // Canonical is a routing name with its base in lower case: "DORT" is "dort",

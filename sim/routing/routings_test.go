@@ -7,7 +7,8 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// Every family's routing is in the table and routes every example of the family.
+// Every family's routing is in the table and routes every example of the family under
+// its default deadlock scheme.
 func TestRoutingsTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range Routings() {
@@ -25,7 +26,8 @@ func TestRoutingsTable(t *testing.T) {
 			if Default(net) != f.Routing {
 				t.Errorf("%s: Default = %q, want %q", ex, Default(net), f.Routing)
 			}
-			if rt, err := New(Default(net), net, SchemeBubble, TiePlus); err != nil || rt == nil {
+			def, _, _ := LookupRouting(Default(net))
+			if rt, err := New(Default(net), net, def.Scheme, TiePlus); err != nil || rt == nil {
 				t.Errorf("%s: %v", ex, err)
 			}
 		}

@@ -13,7 +13,7 @@ func tccFamily() FamilyDef {
 		Summary:  "torus-connected cycles TCC(n,k): the TCT with 2n-node cycles as clusters",
 		Syntax:   "tcc:N,K",
 		Help:     []string{"N: 1 to 32, K >= 2; cycle node 2a carries dimension a's - port, 2a+1 its + port"},
-		Examples: []string{"tcc:3,5"},
+		Examples: []string{"tcc:2,5"},
 		Parse:    func(body string) (Spec, error) { return parseClusterTorus(FamilyTCC, body) },
 		Format:   formatClusterTorus,
 		Size:     clusterTorusSize,

@@ -33,7 +33,7 @@ func tofuFamily() FamilyDef {
 			return gridSize(Spec{Family: FamilyTorus, Radix: []int{k, k, k, 2, 3, 2}, PEs: 1})
 		},
 		Build:   buildTofu,
-		Routing: "", // routing.Default: shortest paths from a table
+		Routing: "min", // shortest paths from a table (Tofu is a 6D grid with open a and c lines, which DOR does not fit)
 	}
 }
 
@@ -78,6 +78,9 @@ func buildTofu(s Spec) (*Network, error) {
 		return nil, err
 	}
 	net.spec = s
+	if f, ok := LookupFamily(string(s.Family)); ok {
+		net.routing = f.Routing
+	}
 	// X, Y, Z and b are rings and a, c swap their two nodes: every node looks alike.
 	net.classes = []Class{{Rep: 0, Count: nodes}}
 	return net, nil
