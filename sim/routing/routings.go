@@ -40,7 +40,7 @@ type Options struct {
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
 	return []RoutingDef{dorRouting(), dortRouting(), minRouting(false), minRouting(true), upDownRouting(), tableRouting(),
-		twistedDORRouting(), tctRouting()}
+		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting()}
 }
 
 // Canonical is a routing name with its base in lower case: "DORT" is "dort",

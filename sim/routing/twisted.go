@@ -2,6 +2,8 @@ package routing
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/twintorus/twintorus/sim/topology"
 )
@@ -447,6 +449,194 @@ func twistedDORRouting() RoutingDef {
 				return withScheme(r, net, SchemeEscape)
 			}
 			return NewTwistedDOR(net, o.Scheme)
+		},
+	}
+}
+
+// TwistedAdaptive is the router of the TPDS paper's simulations (spec §1.3–1.4, after
+// the Adaptive Bubble Router of its ref. [19], as in BlueGene/L): VC 0 of every link is
+// the escape channel, dimension order on the record with bubble flow control
+// (TwistedDOR), and Adaptive more VCs (two in the paper) are fully adaptive: any
+// dimension in which the record still has hops, in its direction. At every hop a
+// packet is offered the adaptive VCs of every productive port and then the escape;
+// entering the escape (from the PE, from another dimension or from an adaptive VC)
+// asks for room for two packets, continuing in its ring for one. By Duato's theory the
+// escape drains whatever the adaptive VCs hold. A packet that took the escape stays on
+// it unless Return (the papers do not say; see docs/architecture.md).
+type TwistedAdaptive struct {
+	esc      *TwistedDOR
+	net      *topology.Network
+	adaptive int
+	ret      bool
+}
+
+// TwistedAdaptiveOptions are the adaptive VCs per link and whether escaped packets
+// may return to adaptive VCs.
+type TwistedAdaptiveOptions struct {
+	Adaptive int
+	Return   bool
+}
+
+// NewTwistedAdaptive makes the TPDS router for a twisted-tori network.
+func NewTwistedAdaptive(net *topology.Network, o TwistedAdaptiveOptions) (*TwistedAdaptive, error) {
+	if o.Adaptive < 1 || o.Adaptive > 16 {
+		return nil, fmt.Errorf("twisted adaptive routing with %d adaptive VCs: accepted are 1 to 16", o.Adaptive)
+	}
+	esc, err := NewTwistedDOR(net, SchemeBubble)
+	if err != nil {
+		return nil, err
+	}
+	return &TwistedAdaptive{esc: esc, net: net, adaptive: o.Adaptive, ret: o.Return}, nil
+}
+
+// Name is "twisted-adaptive/bubble", with its options when they are not the paper's.
+func (r *TwistedAdaptive) Name() string {
+	name := "twisted-adaptive"
+	var opts []string
+	if r.ret {
+		opts = append(opts, "return")
+	}
+	if r.adaptive != 2 {
+		opts = append(opts, fmt.Sprintf("vcs=%d", r.adaptive))
+	}
+	if len(opts) > 0 {
+		name += ":" + strings.Join(opts, ",")
+	}
+	return name + "/bubble"
+}
+
+// Network is the network the routing was made for.
+func (r *TwistedAdaptive) Network() *topology.Network { return r.net }
+
+// Escape is the escape routing.
+func (r *TwistedAdaptive) Escape() *TwistedDOR { return r.esc }
+
+// Scheme is the escape's: bubble flow control.
+func (r *TwistedAdaptive) Scheme() Scheme { return SchemeBubble }
+
+// DeadlockFree reports that the escape makes the routing deadlock-free by Duato's
+// theorem when escaped packets stay on it; with Return a run checks first.
+func (r *TwistedAdaptive) DeadlockFree() bool { return !r.ret }
+
+// Sticky reports whether a packet that took an escape VC stays on escape VCs.
+func (r *TwistedAdaptive) Sticky() bool { return !r.ret }
+
+// VCs is 1 + the adaptive VCs on links, 1 on terminal ports.
+func (r *TwistedAdaptive) VCs(kind topology.PortKind) int {
+	if kind == topology.Terminal {
+		return 1
+	}
+	return 1 + r.adaptive
+}
+
+// MaxCandidates bounds the candidates of one decision: the adaptive VCs of every
+// dimension and the escape.
+func (r *TwistedAdaptive) MaxCandidates() int { return r.net.Dims()*r.adaptive + 1 }
+
+// IsEscapeVC reports whether VC vc of an input port of the given kind is the escape.
+func (r *TwistedAdaptive) IsEscapeVC(kind topology.PortKind, vc int) bool {
+	return kind == topology.Terminal || vc == 0
+}
+
+// Ring is the escape's bubble ring of channel (s, p, vc), -1 for adaptive VCs.
+func (r *TwistedAdaptive) Ring(s, p, vc int) int64 {
+	if vc != 0 {
+		return -1
+	}
+	return r.esc.Ring(s, p, vc)
+}
+
+// Route appends the adaptive candidates, then the escape.
+func (r *TwistedAdaptive) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
+	net := r.net
+	src, dst := int(h.Src), int(h.Dst)
+	at := net.Attachment(dst)
+	if int(at.Switch) == s {
+		return append(out, Candidate{Port: at.Port})
+	}
+	rem, ok := r.esc.geo.Remaining(int(net.Attachment(src).Switch), int(at.Switch), s)
+	if !ok {
+		panic(fmt.Sprintf("%s on %s: switch %d is off every minimal path from PE %d to PE %d", r.Name(), net, s, src, dst))
+	}
+	d := 0
+	for rem[d] == 0 {
+		d++
+	}
+	g := net.PortID(s, in)
+	onEscape := net.Port(s, in).Kind != topology.Terminal && inVC == 0
+	esc := Candidate{Port: int16(net.DimPort(s, d, sign(rem[d]))), Escape: true}
+	esc.Bubble = !onEscape || int(r.esc.inDim[g]) != d
+	if h.Escaped && !r.ret {
+		return append(out, esc)
+	}
+	for e := d; e < 3; e++ {
+		if rem[e] == 0 {
+			continue
+		}
+		p := int16(net.DimPort(s, e, sign(rem[e])))
+		for v := 1; v <= r.adaptive; v++ {
+			out = append(out, Candidate{Port: p, VC: int8(v)})
+		}
+	}
+	return append(out, esc)
+}
+
+func sign(v int) int {
+	if v < 0 {
+		return -1
+	}
+	return 1
+}
+
+// Path appends the route taking the first candidate at every hop.
+func (r *TwistedAdaptive) Path(src, dst int, buf []Step) []Step {
+	return firstPath(r.net, r, src, dst, buf)
+}
+
+// ParseTwistedAdaptiveOptions reads the argument of "twisted-adaptive:ARG":
+// comma-separated "return", "sticky" (the default) and "vcs=N" (adaptive VCs, 2).
+func ParseTwistedAdaptiveOptions(arg string) (TwistedAdaptiveOptions, error) {
+	o := TwistedAdaptiveOptions{Adaptive: 2}
+	for _, item := range strings.Split(arg, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		key, val, _ := strings.Cut(item, "=")
+		switch {
+		case item == "":
+		case item == "return":
+			o.Return = true
+		case item == "sticky":
+			o.Return = false
+		case key == "vcs":
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil || n < 1 || n > 16 {
+				return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky and vcs=N (1 to 16 adaptive VCs)", item)
+			}
+			o.Adaptive = n
+		default:
+			return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky and vcs=N (1 to 16 adaptive VCs)", item)
+		}
+	}
+	return o, nil
+}
+
+func twistedAdaptiveRouting() RoutingDef {
+	return RoutingDef{
+		Name:    "twisted-adaptive",
+		Summary: "twisted tori, the TPDS router: a bubble escape VC (twisted-dor) and fully adaptive VCs on the record's directions (twisted-adaptive:return,vcs=N)",
+		Scheme:  SchemeBubble,
+		Fits: func(net *topology.Network) error {
+			_, err := twistedGeometryOf(net)
+			return err
+		},
+		New: func(net *topology.Network, o Options) (Func, error) {
+			if o.Scheme != SchemeBubble {
+				return nil, fmt.Errorf("twisted-adaptive escapes by bubble flow control; deadlock scheme %s is not offered (use bubble)", o.Scheme)
+			}
+			opt, err := ParseTwistedAdaptiveOptions(o.Arg)
+			if err != nil {
+				return nil, err
+			}
+			return NewTwistedAdaptive(net, opt)
 		},
 	}
 }

@@ -112,3 +112,60 @@ func TestTwistedRoutingFits(t *testing.T) {
 		t.Errorf("plain DOR does not fit the RT, a torus: %v", err)
 	}
 }
+
+// The adaptive router offers, at every hop, the adaptive VCs of every productive port
+// and then the escape (dimension order on the record, VC 0); any sequence of choices
+// reaches the destination in exactly the record's hops, and an escaped packet is
+// offered the escape only (sticky) or everything again (return).
+func TestTwistedAdaptiveCandidates(t *testing.T) {
+	for _, spec := range []string{"twisted:rtt:4", "twisted:pdtt:3", "twisted:pt:4"} {
+		net := topology.MustNew(spec)
+		for _, ret := range []bool{false, true} {
+			rt, err := NewTwistedAdaptive(net, TwistedAdaptiveOptions{Adaptive: 2, Return: ret})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bfs, _ := NewMinimal(net, false)
+			for src := 0; src < net.Terminals(); src++ {
+				for dst := 0; dst < net.Terminals(); dst++ {
+					s, in, vc, escaped, hops := src, net.TerminalPort(src), 0, false, 0
+					for step := 0; ; step++ {
+						c := rt.Route(s, in, vc, Head{Src: int32(src), Dst: int32(dst), Escaped: escaped}, nil)
+						last := c[len(c)-1]
+						if s == dst {
+							if len(c) != 1 || net.Port(s, int(last.Port)).Kind != topology.Terminal {
+								t.Fatalf("%s: at the destination %d: %v", spec, dst, c)
+							}
+							break
+						}
+						if !last.Escape || last.VC != 0 {
+							t.Fatalf("%s: %d -> %d at %d: the escape is not last: %v", spec, src, dst, s, c)
+						}
+						if escaped && !ret && len(c) != 1 {
+							t.Fatalf("%s: an escaped packet is offered %v", spec, c)
+						}
+						for _, x := range c[:len(c)-1] {
+							if x.Escape || x.VC < 1 || x.VC > 2 || x.Bubble {
+								t.Fatalf("%s: bad adaptive candidate %+v", spec, x)
+							}
+						}
+						pick := c[(src*7+dst*3+step)%len(c)] // any choice
+						escaped = escaped || pick.Escape
+						p := net.Port(s, int(pick.Port))
+						s, in, vc = int(p.Peer), int(p.PeerPort), int(pick.VC)
+						hops++
+					}
+					if hops != bfs.Distance(src, dst) {
+						t.Fatalf("%s: %d -> %d in %d hops, the distance is %d", spec, src, dst, hops, bfs.Distance(src, dst))
+					}
+				}
+			}
+		}
+	}
+	if _, err := New("twisted-adaptive:vcs=0", topology.MustNew("twisted:rtt:4"), SchemeBubble, TiePlus); err == nil {
+		t.Error("vcs=0 accepted")
+	}
+	if rt, err := New("twisted-adaptive:return,vcs=3", topology.MustNew("twisted:rtt:4"), SchemeBubble, TiePlus); err != nil || rt.Name() != "twisted-adaptive:return,vcs=3/bubble" || rt.VCs(topology.External) != 4 {
+		t.Errorf("twisted-adaptive:return,vcs=3: %v, %v", rt, err)
+	}
+}

@@ -69,7 +69,7 @@ func twistedFamily() FamilyDef {
 		Format:   func(s Spec) string { return s.Config + ":" + strconv.Itoa(s.Radix[0]) },
 		Size:     twistedSize,
 		Build:    buildTwisted,
-		Routing:  "twisted-dor",
+		Routing:  "twisted-adaptive",
 	}
 }
 
