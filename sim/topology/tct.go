@@ -175,6 +175,10 @@ func clusterTorus(s Spec, n, k int, adj [][]int, label func(i, j int) string) (*
 		for i := range size {
 			net.classes = append(net.classes, Class{Rep: i, Count: metas})
 		}
+		net.metaRadix, net.metaPEs = make([]int, n), size
+		for a := range n {
+			net.metaRadix[a] = k
+		}
 	}
 	return net, nil
 }
