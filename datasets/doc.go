@@ -10,7 +10,10 @@
 // The sources are the ones the specs cite: [TR] the 3DT technical report,
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
 // introduction and [nDT] the n-dimensional twin torus paper (the last four
-// inside the thesis text). Configuration letters are always the report's A-J;
+// inside the thesis text); [TT] the twisted tori paper (Cámara et al., IEEE TPDS) and
+// [TCT] the torus-connected toroids paper (Bossard, Computers 2023). Twisted tori are
+// named by their spec (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus by
+// tofu:K. Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //
@@ -26,7 +29,11 @@
 //     the formula as printed);
 //   - measured: a number printed in a table of simulation results;
 //   - claim: a statement about simulation or analysis results, possibly
-//     qualitative (Value, Low and High may all be NaN).
+//     qualitative (Value, Low and High may all be NaN);
+//   - table: a table cell whose row the PDF extraction ran together without
+//     separators ([TCT] Tables 2 and 3: "357501733246" is n = 3, k = 5, order 750,
+//     length 17, Tofu k = 3, 324, 6); the quote is the whole row, and the value's
+//     digits are in it.
 //
 // The files experiments/*.yaml and results/ belong to the experiment runner,
 // not to this package's reference data.
