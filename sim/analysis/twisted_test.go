@@ -264,3 +264,28 @@ func wantRings(kind topology.TwistedKind, a, n int) int {
 	}
 	return rings
 }
+
+// §4.1 item 6: the trellis-folded RTT (Algorithm 2, Fig. 15) is a bijection onto the
+// 2a×a grid whose longest link is √5, for a = 4, 8, 16.
+func TestTrellisFolding(t *testing.T) {
+	for _, a := range []int{4, 8, 16} {
+		pos, err := TrellisLayout(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[[2]int]bool{}
+		for _, p := range pos {
+			if seen[p] || p[0] < 0 || p[0] >= 2*a || p[1] < 0 || p[1] >= a {
+				t.Fatalf("a=%d: position %v repeated or off the grid", a, p)
+			}
+			seen[p] = true
+		}
+		net, _ := topology.Twisted(topology.KindRTT, a)
+		if l := MaxLinkLength(net, pos); math.Abs(l-math.Sqrt(5)) > 1e-12 {
+			t.Errorf("a=%d: longest link %.4f, want √5", a, l)
+		}
+	}
+	if _, err := TrellisLayout(5); err == nil {
+		t.Error("odd a accepted")
+	}
+}
