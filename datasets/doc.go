@@ -2,18 +2,20 @@
 // results.
 //
 // This package owns the papers' numbers: reference/*.csv, one row per value
-// printed in (or evaluated from) one of the five source papers, each with its
+// printed in (or evaluated from) one of the source papers, each with its
 // provenance (paper, figure or table, seeds file and line, and the shortest
 // verbatim phrase that contains it). References loads one file;
 // ReferenceNames lists them; Find, Filter and Lookup help notebooks pick rows.
 //
 // The sources are the ones the specs cite: [TR] the 3DT technical report,
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
-// introduction and [nDT] the n-dimensional twin torus paper (the last four
-// inside the thesis text); [TT] the twisted tori paper (Cámara et al., IEEE TPDS) and
-// [TCT] the torus-connected toroids paper (Bossard, Computers 2023). Twisted tori are
-// named by their spec (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus by
-// tofu:K. Configuration letters are always the report's A-J;
+// introduction, [nDT] the n-dimensional twin torus paper and [EXT] the paper on
+// nDT tori of EXTOLL cards (5dt-extoll.csv: its Tables 2 and 3, collectives on the
+// 3D and 5DT tori of 256, 512 and 1,024 PEs; the last five inside the thesis text);
+// [TT] the twisted tori paper (Cámara et al., IEEE TPDS) and [TCT] the
+// torus-connected toroids paper (Bossard, Computers 2023). Twisted tori are named by
+// their spec (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus by tofu:K.
+// Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //

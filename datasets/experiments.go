@@ -15,8 +15,23 @@ var experimentFiles embed.FS
 var resultFiles embed.FS
 
 // ExperimentNames lists the experiment specs behind the notebooks' figures.
-func ExperimentNames() []string {
-	entries, _ := fs.ReadDir(experimentFiles, "experiments")
+func ExperimentNames() []string { return specNames(experimentFiles, "experiments") }
+
+// Experiment returns an experiment spec's YAML by name, e.g. "3dt-configurations", and the
+// file name to report errors against.
+func Experiment(name string) (file string, yaml []byte, err error) {
+	return readSpec(experimentFiles, "experiments", name, "experiment")
+}
+
+// Result returns a file of stored full-run results, e.g. "summary.csv" or
+// "saturation.csv" (see results/README.md).
+func Result(file string) ([]byte, error) {
+	return readResult(resultFiles, "results", file, "stored result")
+}
+
+// specNames lists the specs (NAME.yaml) in directory dir of fsys.
+func specNames(fsys embed.FS, dir string) []string {
+	entries, _ := fs.ReadDir(fsys, dir)
 	var names []string
 	for _, e := range entries {
 		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
@@ -25,28 +40,27 @@ func ExperimentNames() []string {
 	return names
 }
 
-// Experiment returns an experiment spec's YAML by name, e.g. "3dt-configurations", and the
-// file name to report errors against.
-func Experiment(name string) (file string, yaml []byte, err error) {
-	file = "datasets/experiments/" + name + ".yaml"
-	yaml, err = experimentFiles.ReadFile("experiments/" + name + ".yaml")
+// readSpec reads spec NAME.yaml of directory dir of fsys (a kind of spec, for the
+// error that lists what there is), and the file name to report errors against.
+func readSpec(fsys embed.FS, dir, name, kind string) (file string, yaml []byte, err error) {
+	file = "datasets/" + dir + "/" + name + ".yaml"
+	yaml, err = fsys.ReadFile(dir + "/" + name + ".yaml")
 	if err != nil {
-		return "", nil, fmt.Errorf("no experiment %q: accepted are %s", name, strings.Join(ExperimentNames(), ", "))
+		return "", nil, fmt.Errorf("no %s %q: accepted are %s", kind, name, strings.Join(specNames(fsys, dir), ", "))
 	}
 	return file, yaml, nil
 }
 
-// Result returns a file of stored full-run results, e.g. "summary.csv" or
-// "saturation.csv" (see results/README.md).
-func Result(file string) ([]byte, error) {
-	b, err := resultFiles.ReadFile("results/" + file)
+// readResult reads file of directory dir of fsys, or says which files there are.
+func readResult(fsys embed.FS, dir, file, kind string) ([]byte, error) {
+	b, err := fsys.ReadFile(dir + "/" + file)
 	if err != nil {
-		entries, _ := fs.ReadDir(resultFiles, "results")
+		entries, _ := fs.ReadDir(fsys, dir)
 		var have []string
 		for _, e := range entries {
 			have = append(have, e.Name())
 		}
-		return nil, fmt.Errorf("no stored result %q: have %s", file, strings.Join(have, ", "))
+		return nil, fmt.Errorf("no %s %q: have %s", kind, file, strings.Join(have, ", "))
 	}
 	return b, nil
 }

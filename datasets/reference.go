@@ -41,7 +41,7 @@ const (
 var Kinds = []string{KindExact, KindFormula, KindMeasured, KindClaim, KindTable}
 
 // Sources lists the accepted values of Reference.Source.
-var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[TT]", "[TCT]"}
+var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[TT]", "[TCT]"}
 
 // Schemes lists the accepted values of Reference.Scheme ("" when the value
 // does not depend on the deadlock-avoidance scheme or the paper does not say).

@@ -27,7 +27,7 @@ func allRefs(t *testing.T) []Reference {
 
 func TestEveryFileParses(t *testing.T) {
 	names := ReferenceNames()
-	for _, want := range []string{"3dt-configurations", "3dt-vs-2d", "ndt", "paths-and-distances"} {
+	for _, want := range []string{"3dt-configurations", "3dt-vs-2d", "ndt", "5dt-extoll", "paths-and-distances"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("ReferenceNames() = %v, missing %q", names, want)
 		}
@@ -104,6 +104,7 @@ var sourceLines = map[string]struct {
 	"[J]":   {"000_147dd827e2059e74.txt", [][2]int{{2169, 3343}}},
 	"[DL]":  {"000_147dd827e2059e74.txt", [][2]int{{3344, 3782}}},
 	"[nDT]": {"000_147dd827e2059e74.txt", [][2]int{{3783, 6009}}},
+	"[EXT]": {"000_147dd827e2059e74.txt", [][2]int{{6010, 7686}}},
 	"[TT]":  {"001_bc7b9abbccd1690b.txt", [][2]int{{1, 520}}},
 	"[TCT]": {"003_75bd50fe3814daa3.txt", [][2]int{{1, 371}}},
 }

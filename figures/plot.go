@@ -100,10 +100,7 @@ func unsaturated(v *view) { v.curves.Unsaturated = true }
 // src, with 95 % confidence intervals, labelled with the metrics' names unless the
 // papers' axes apply.
 func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.LinePlot, error) {
-	var v view
-	for _, o := range opts {
-		o(&v)
-	}
+	v := options(opts)
 	if v.all {
 		v.curves.Unsaturated = false
 	}
@@ -112,14 +109,7 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 	}
 	sums := src.Summaries()
 	if len(v.keep) > 0 {
-		v.curves.Keep = func(s experiment.Summary) bool {
-			for _, k := range v.keep {
-				if !k(s) {
-					return false
-				}
-			}
-			return true
-		}
+		v.curves.Keep = v.kept
 	}
 	network := networkNames(sums, v.curves.Keep)
 	one := oneScheme(sums, v.curves.Keep)
@@ -198,6 +188,10 @@ func axisLabel(m experiment.MetricName) string {
 		return "end-to-end latency (cycles)"
 	case experiment.Hops:
 		return "hops per packet"
+	case experiment.ExecutionCycles:
+		return "execution time (cycles)"
+	case experiment.SwitchUtilisation:
+		return "switch utilisation (cycles delivering)"
 	}
 	return string(m)
 }

@@ -59,6 +59,9 @@ func (r *Results) Summaries(...string) []experiment.Summary { return r.sums }
 
 // About says in one line where the results come from, for the notebook's reader.
 func (r *Results) About() string {
+	if len(r.Spec.Workload) > 0 {
+		return fmt.Sprintf("%s: %s, %d curves, %d replication(s) per point, each run to its end", r.Name, r.Mode, len(r.sums), r.Spec.Seeds)
+	}
 	e := r.Spec.Engine
 	knees := ""
 	if r.Mode == Quick {
@@ -71,15 +74,19 @@ func (r *Results) About() string {
 // given mode. Quick and Recompute report progress (done, total) when progress is set;
 // Recompute keeps its records in StoreDir.
 func LoadResults(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
-	file, yaml, err := datasets.Experiment(name)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := experiment.ParseSpec(file, yaml)
+	spec, err := parsed(datasets.Experiment(name))
 	if err != nil {
 		return nil, err
 	}
 	return resultsOf(ctx, name, spec, mode, progress)
+}
+
+// parsed parses a spec that a datasets lookup returned.
+func parsed(file string, yaml []byte, err error) (experiment.Spec, error) {
+	if err != nil {
+		return experiment.Spec{}, err
+	}
+	return experiment.ParseSpec(file, yaml)
 }
 
 // LoadJoined loads several experiments in the same mode and joins them (Join): the
@@ -108,6 +115,9 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	switch mode {
 	case Stored:
 		b, err := datasets.Result("summary.csv")
+		if len(spec.Workload) > 0 {
+			b, err = datasets.ClosedLoopResult(name + "-summary.csv")
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -127,6 +137,9 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 			// A store per quick spec in the temporary directory: the notebook's later
 			// cells find the records its first cell made.
 			r.Spec = QuickSpec(spec)
+			if len(spec.Workload) > 0 {
+				r.Spec = QuickClosedLoopSpec(spec)
+			}
 			dir = filepath.Join(os.TempDir(), "twintorus-quick", r.Spec.Hash())
 		}
 		opt := experiment.Options{Out: dir, Progress: progress}
@@ -134,7 +147,7 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 			res *experiment.Results
 			err error
 		)
-		if mode == Quick {
+		if mode == Quick && len(spec.Workload) == 0 {
 			// Few loads: bisect each curve's knee so that the figures still show it.
 			res, err = experiment.RefineKnees(ctx, r.Spec, opt, QuickKneeSteps)
 		} else {
@@ -145,7 +158,9 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 		}
 		r.sums = res.Summaries(r.Spec.Metrics...)
 	}
-	r.Saturations = experiment.SaturationsOf(r.sums)
+	if len(spec.Workload) == 0 {
+		r.Saturations = experiment.SaturationsOf(r.sums)
+	}
 	return r, nil
 }
 
@@ -192,7 +207,7 @@ func inSpec(all []experiment.Summary, s experiment.Spec) ([]experiment.Summary, 
 		return nil, err
 	}
 	listed := func(load float64) bool {
-		if s.Loads.Auto != nil {
+		if s.Loads.Auto != nil || len(s.Workload) > 0 { // a closed-loop curve has one point
 			return true
 		}
 		for _, l := range s.Loads.Values {

@@ -29,6 +29,10 @@ targets=(
 	"./sim/experiment/ FuzzParseShard"
 	"./sim/experiment/ FuzzReadSummaryCSV"
 	"./sim/experiment/ FuzzSlurmScript"
+	"./sim/workload/ FuzzParseSpec"
+	"./sim/workload/ FuzzReadTrace"
+	"./sim/workload/ FuzzParseSize"
+	"./sim/workload/ FuzzParseMapping"
 )
 
 log=$(mktemp)

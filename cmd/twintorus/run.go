@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/traffic"
+	"github.com/twintorus/twintorus/sim/workload"
 )
 
 func init() { commands = append(commands, newRunCmd) }
@@ -23,9 +25,11 @@ func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
 	var switching, terminal, external, internal string
+	var mapping string
+	var tasksPerPE int
 	cmd := &cobra.Command{
 		Use:   "run TOPOLOGY",
-		Short: "Simulate one network at one offered load",
+		Short: "Simulate one network at one offered load, or one closed-loop workload",
 		Long: `Simulate one network, cycle by cycle, at one offered load and report the accepted
 traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
 deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
@@ -36,11 +40,24 @@ anything is allocated: a run whose estimated memory (network, buffers, packets a
 source queues at their largest) exceeds the machine's is refused, unless
 --no-memory-check.
 
+With --workload the run is closed-loop instead: the tasks of an MPI collective, a trace
+or an application proxy run their programs to the end (--mapping, --tasks-per-pe place
+them), and the run reports the execution time (the cycle at which every message has been
+received and the network is empty), network and end-to-end latency per packet and per
+flit, switch utilisation (cycles a switch delivers flits) and messages. --traffic,
+--sizes, --load, --warmup and --cycles do not apply.
+
 Traffic patterns:
-` + traffic.Grammar,
+` + traffic.Grammar + `
+
+Workloads:
+` + workload.Grammar,
 		Example: `  twintorus run twin:4x4x4/D --deadlock bubble --traffic uniform --load 0.2
   twintorus run torus:16x8 --deadlock vc --load 0.3 --sizes 70%x1,30%x3 --json
-  twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1`,
+  twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1
+  twintorus run torus:8x8x4 --workload alltoall:pairwise:512B --json
+  twintorus run torus:8x8x4 --workload graph500 --mapping random --tasks-per-pe 2 --seed 3
+  twintorus run twin:4x4x2x2x2/cbest --workload trace:datasets/traces/graph500-64.trace.gz`,
 		Args: oneTopology("run", "twin:4x4x4/D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
@@ -62,6 +79,33 @@ Traffic patterns:
 					return fmt.Errorf("%s: %w", b.flag, err)
 				}
 			}
+			if cmd.Flags().Changed("workload") {
+				for _, f := range []string{"traffic", "sizes", "load", "warmup", "cycles"} {
+					if cmd.Flags().Changed(f) {
+						return fmt.Errorf("--%s does not apply with --workload: a closed-loop run runs its workload to the end", f)
+					}
+				}
+				m, err := workload.ParseMapping(mapping)
+				if err != nil {
+					return fmt.Errorf("--mapping: %w", err)
+				}
+				if tasksPerPE < 1 || tasksPerPE > workload.MaxTasksPerPE {
+					return fmt.Errorf("--tasks-per-pe %d: accepted are 1 to %d tasks per PE", tasksPerPE, workload.MaxTasksPerPE)
+				}
+				if p.FlitBytes < 1 || p.FlitBytes > workload.MaxFlitBytes {
+					return fmt.Errorf("--flit-bytes %d: accepted are 1 to %d bytes per flit", p.FlitBytes, workload.MaxFlitBytes)
+				}
+				if cmd.Flags().Changed("tasks-per-pe") {
+					if strings.Contains(mapping, "/") && m.TasksPerPE != tasksPerPE {
+						return fmt.Errorf("--mapping %s and --tasks-per-pe %d disagree", mapping, tasksPerPE)
+					}
+					m.TasksPerPE = tasksPerPE
+				}
+				p.Mapping = m.String()
+				p.Traffic, p.Load = "", 0
+			} else if cmd.Flags().Changed("mapping") || cmd.Flags().Changed("tasks-per-pe") || cmd.Flags().Changed("flit-bytes") || cmd.Flags().Changed("local-cycles") {
+				return fmt.Errorf("--mapping, --tasks-per-pe, --flit-bytes and --local-cycles apply to closed-loop runs: give --workload")
+			}
 			limit := int64(0) // this machine's memory
 			if noMemoryCheck {
 				limit = -1
@@ -79,6 +123,12 @@ Traffic patterns:
 			r, err := e.Run(ctx)
 			if err != nil {
 				return err
+			}
+			if p.ClosedLoop() {
+				if err := printClosed(cmd.OutOrStdout(), p, r, asJSON); err != nil {
+					return err
+				}
+				return deadlockStatus(r)
 			}
 			if asJSON {
 				// What the run measured (NaN, as when no packet was delivered, as null),
@@ -119,6 +169,11 @@ Traffic patterns:
 	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
+	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
+	f.StringVar(&mapping, "mapping", "linear", "closed loop: task placement, linear or random (a permutation drawn from --seed)")
+	f.IntVar(&tasksPerPE, "tasks-per-pe", 1, "closed loop: tasks per PE (cores); a workload over all tasks has PEs × this many")
+	f.IntVar(&p.FlitBytes, "flit-bytes", workload.DefaultFlitBytes, "closed loop: bytes per flit")
+	f.Int64Var(&p.LocalCycles, "local-cycles", 0, "closed loop: cycles a message between two tasks of one PE takes")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
@@ -166,4 +221,46 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	if r.Deadlock != nil {
 		fmt.Fprintln(w, r.Deadlock)
 	}
+}
+
+// printClosed reports a closed-loop run: as text, or as JSON with the closed-loop
+// figures at the top level beside the open-loop ones.
+func printClosed(w io.Writer, p experiment.Point, r *engine.Result, asJSON bool) error {
+	c := r.Closed
+	if asJSON {
+		out := experiment.JSONSafe(r).(map[string]any)
+		if closed, ok := out["closed_loop"].(map[string]any); ok {
+			for k, v := range closed {
+				out[k] = v
+			}
+			delete(out, "closed_loop")
+		}
+		for _, k := range []string{"offered", "accepted", "saturated", "latency_message", "packets_generated"} {
+			delete(out, k) // open-loop figures
+		}
+		out["point"] = p
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
+	fmt.Fprintf(tw, "routing\t%s, %s, buffers %s\n", r.Routing, r.Switching, r.Buffers)
+	fmt.Fprintf(tw, "workload\t%s, mapping %s, seed %d\n", p.Workload, p.Mapping, p.Seed)
+	if r.Deadlock == nil {
+		fmt.Fprintf(tw, "execution time\t%d cycles\n", c.ExecutionCycles)
+	} else {
+		fmt.Fprintf(tw, "execution time\tnone: the run deadlocked at cycle %d\n", r.Cycles)
+	}
+	fmt.Fprintf(tw, "messages\t%d (%d between tasks of one PE), %d bytes, %d packets\n", c.Messages, c.LocalMessages, c.Bytes, r.PacketsDelivered)
+	fmt.Fprintf(tw, "network latency\tper packet mean %.2f, p99 %.0f; per flit mean %.2f cycles\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P99, c.LatencyNetworkFlit.Mean)
+	fmt.Fprintf(tw, "end-to-end latency\tper packet mean %.2f, p99 %.0f; per flit mean %.2f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99, c.LatencyE2EFlit.Mean)
+	fmt.Fprintf(tw, "switch utilisation\tmean %.1f, max %.0f cycles delivering flits\n", c.SwitchUtilisation, c.SwitchUtilisationMax)
+	fmt.Fprintf(tw, "hops\t%.3f per packet\n", r.Hops)
+	fmt.Fprintf(tw, "simulated\t%d cycles, %d flit-hops in %.2f s\n", r.Cycles, r.FlitHops, r.Elapsed)
+	tw.Flush()
+	if r.Deadlock != nil {
+		fmt.Fprintln(w, r.Deadlock)
+	}
+	return nil
 }

@@ -2,12 +2,15 @@
 // input-queued switches with virtual channels, credit-based flow control, virtual
 // cut-through (default) or wormhole switching, bubble flow control, two-stage
 // round-robin allocation, NICs with unbounded source queues, metrics, and a deadlock
-// watchdog.
+// watchdog. It runs open-loop traffic for a measurement window, or a closed-loop
+// Program (package workload's tasks and their MPI programs) to its end.
 //
 // The engine knows nothing about tori. It moves flits between ports and VCs of a
 // topology.Network; a routing.Func says, once per packet per hop, which (output port,
 // VC, bubble flag) candidates a head packet has, and a routing.Selector picks one when
-// there are several. Traffic comes from a traffic.Pattern and traffic.Sizes.
+// there are several. Open-loop traffic comes from a traffic.Pattern and traffic.Sizes; a
+// closed-loop Program puts its messages in the same NIC source queues and hears of each
+// delivery (see Program).
 //
 // Timing model (defaults in MODEL.md; every value is a Params field):
 //   - a flit crosses a link in LinkLatency cycles (InternalLatency for internal links);

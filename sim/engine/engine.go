@@ -22,7 +22,10 @@ type Config struct {
 	Selector routing.Selector
 	Pattern  traffic.Pattern
 	Sizes    traffic.Sizes // zero: one packet per message
-	Params   Params
+	// Program, when set, is a closed-loop workload that replaces the open-loop
+	// traffic (Pattern, Sizes and Load are then unused) and ends the run when done.
+	Program Program
+	Params  Params
 	// MemoryLimit refuses a run whose estimated footprint exceeds it, in bytes: 0 is the
 	// memory this process may use (the machine's, or its cgroup's), a negative value
 	// skips the check. It does not change results.
@@ -182,10 +185,20 @@ type Engine struct {
 
 	wh *wormhole // wormhole switching state, or nil
 
+	prog     Program // closed-loop workload, or nil
+	progSend func(src, dst, packets, id int32)
+	progID   []int32 // per slot of msgs: the Program's id of the message in it
+	// progQueued is, per slot of the source queues' pool, the Program's id of the
+	// message waiting in it: the queues stay as open-loop runs have them.
+	progQueued []int32
+
 	beforeAlloc func() // tests only: called every cycle just before allocation
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
 	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
 	allocEveryCycle bool
+	// stepEveryCycle (tests only) makes a closed-loop run step through idle cycles
+	// instead of jumping to the program's next event.
+	stepEveryCycle bool
 }
 
 type request struct {
@@ -212,6 +225,9 @@ func New(cfg Config) (*Engine, error) {
 		e.initWormhole()
 	}
 	e.m.init(e)
+	if cfg.Program != nil {
+		e.initProgram(cfg.Program)
+	}
 	// First generation time of every PE.
 	e.gen.init(cfg.Net.Terminals(), e.inj.P())
 	for t := 0; t < cfg.Net.Terminals() && e.inj.P() > 0; t++ {
@@ -229,8 +245,12 @@ func Check(cfg Config) error {
 // check validates the configuration and returns the parameters in force (defaults
 // filled, buffers resolved) and the injection process.
 func (cfg Config) check() (Params, traffic.Injection, error) {
-	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil {
-		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern are required")
+	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil && cfg.Program == nil {
+		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern or program are required")
+	}
+	if cfg.Program != nil {
+		// Nothing is generated on a timer, and the whole run is measured.
+		cfg.Params.Load, cfg.Params.Warmup, cfg.Params.Measure = 0, 0, 1
 	}
 	p := cfg.Params.withDefaults()
 	if err := p.validate(); err != nil {
@@ -373,7 +393,11 @@ func (e *Engine) nextGen(after int64) int64 {
 }
 
 // Run simulates Warmup + Measure cycles, or until a deadlock or ctx's cancellation.
+// A closed-loop run (Config.Program) runs until the program is done instead.
 func (e *Engine) Run(ctx context.Context) (*Result, error) {
+	if e.prog != nil {
+		return e.runProgram(ctx)
+	}
 	start := time.Now()
 	end := e.m.end
 	for e.now < end {
@@ -398,7 +422,7 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 // skipIdle jumps over cycles in which nothing can happen: no flit in the network, no
 // event pending and no message due.
 func (e *Engine) skipIdle(end int64) {
-	if len(e.streams) > 0 || len(e.nicList) > 0 || e.pending > 0 || len(e.allocNow) > 0 || len(e.allocNxt) > 0 || e.wh != nil && len(e.wh.active) > 0 {
+	if !e.quiet() {
 		return
 	}
 	next := end
@@ -409,6 +433,12 @@ func (e *Engine) skipIdle(end int64) {
 		e.now = next
 		e.lastMove = next
 	}
+}
+
+// quiet reports whether nothing can happen until a message is generated or released:
+// no flit in the network, no event pending, no switch to visit.
+func (e *Engine) quiet() bool {
+	return len(e.streams) == 0 && len(e.nicList) == 0 && e.pending == 0 && len(e.allocNow) == 0 && len(e.allocNxt) == 0 && (e.wh == nil || len(e.wh.active) == 0)
 }
 
 // Step simulates one cycle.
@@ -445,6 +475,9 @@ func (e *Engine) Step() {
 		if e.generate(int(pe)) {
 			e.gen.add(pe, e.nextGen(t), t)
 		}
+	}
+	if e.prog != nil {
+		e.prog.Release(t, e.progSend)
 	}
 	e.inject()
 
@@ -953,6 +986,9 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	e.lastMove = now + L - 1
 	e.popHead(r.ivc, now+L)
+	if c := e.m.closed; c != nil {
+		c.switchBusy(out, now, now+L)
+	}
 }
 
 // popHead removes the head packet of ivc, which has left (packet level) or whose tail
@@ -1010,6 +1046,9 @@ func (e *Engine) advance() {
 			e.m.ejectAll++
 		}
 		e.m.channel(int(st.out), now, 1)
+		if e.m.closed != nil {
+			e.m.closed.switchBusy(int(st.out), now, now+1)
+		}
 		if uint32(vc.headSent) < e.L {
 			i++
 			continue
@@ -1046,6 +1085,9 @@ func (e *Engine) deliver(pi int32, at int64) {
 	e.msgs[mi].remaining--
 	msgDone := e.msgs[mi].remaining == 0
 	e.m.delivered(e, pk, at, msgDone, e.msgs[mi].gen)
+	if e.prog != nil {
+		e.programDelivered(pk, at, msgDone, mi)
+	}
 	if msgDone {
 		e.msgs[mi].next = e.freeMsg
 		e.freeMsg = mi

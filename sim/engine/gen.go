@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/twintorus/twintorus/internal/cycleheap"
+)
 
 // genCalendar holds the next generation cycle of every PE: a wheel of slots for the near
 // future and a heap for gaps beyond it (rare). Taking the PEs due at a cycle costs O(1)
@@ -12,8 +16,8 @@ import "math"
 type genCalendar struct {
 	slots [][]int32 // slot t&mask: the PEs due at cycle t, for t < now + len(slots)
 	mask  int64
-	far   genHeap // PEs due beyond the wheel
-	count int     // PEs in slots
+	far   cycleheap.Heap // PEs due beyond the wheel
+	count int            // PEs in slots
 }
 
 func (c *genCalendar) init(pes int, p float64) {
@@ -28,13 +32,13 @@ func (c *genCalendar) init(pes int, p float64) {
 		c.slots[i] = backing[i*room : i*room : (i+1)*room]
 	}
 	c.mask = int64(n - 1)
-	c.far = make(genHeap, 0, 64)
+	c.far = make(cycleheap.Heap, 0, 64)
 }
 
 // add schedules PE pe at cycle at, seen from cycle now.
 func (c *genCalendar) add(pe int32, at, now int64) {
 	if at-now > c.mask {
-		c.far.push(genItem{at: at, pe: pe})
+		c.far.Push(cycleheap.Item{At: at, ID: pe})
 		return
 	}
 	c.slots[at&c.mask] = append(c.slots[at&c.mask], pe)
@@ -44,10 +48,10 @@ func (c *genCalendar) add(pe int32, at, now int64) {
 // due returns the PEs due at cycle now (valid until the next call) after moving the
 // far ones that came within reach.
 func (c *genCalendar) due(now int64) []int32 {
-	for len(c.far) > 0 && c.far[0].at-now <= c.mask {
-		it := c.far[0]
-		c.far.pop()
-		c.slots[it.at&c.mask] = append(c.slots[it.at&c.mask], it.pe)
+	for len(c.far) > 0 && c.far.Min().At-now <= c.mask {
+		it := c.far.Min()
+		c.far.Pop()
+		c.slots[it.At&c.mask] = append(c.slots[it.At&c.mask], it.ID)
 		c.count++
 	}
 	s := c.slots[now&c.mask]
@@ -66,7 +70,7 @@ func (c *genCalendar) next(now int64) int64 {
 		}
 	}
 	if len(c.far) > 0 {
-		return c.far[0].at
+		return c.far.Min().At
 	}
 	return -1
 }

@@ -224,6 +224,9 @@ func (e *Engine) nextPacket(t int) int32 {
 		mi := e.newMessage()
 		e.msgs[mi] = message{gen: m.gen, remaining: m.packets, next: -1}
 		q.msg[t] = mi
+		if e.prog != nil {
+			e.setProgramID(mi, e.progQueued[q.head[t]])
+		}
 	}
 	pi := e.newPacket()
 	e.pk[pi] = packet{src: int32(t), dst: m.dst, next: -1, msg: q.msg[t], gen: m.gen}

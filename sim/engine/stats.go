@@ -49,6 +49,19 @@ func (h *Histogram) Add(v int64) {
 	}
 }
 
+// addN records n copies of one value.
+func (h *Histogram) addN(v, n int64) {
+	if v < 0 {
+		v = 0
+	}
+	h.counts[bucketOf(v)] += n
+	h.n += n
+	h.sum += float64(v) * float64(n)
+	if v > h.max {
+		h.max = v
+	}
+}
+
 // Count is the number of values.
 func (h *Histogram) Count() int64 { return h.n }
 
@@ -107,7 +120,8 @@ type meter struct {
 	genAll, ejectAll     int64 // flits queued at the sources and ejected, whole run
 	netLat, e2eLat       Histogram
 	msgLat               Histogram
-	chanFlits            []int64 // per output port, window only
+	chanFlits            []int64      // per output port, window only
+	closed               *closedMeter // closed-loop runs only
 }
 
 func (m *meter) init(e *Engine) {
@@ -183,6 +197,9 @@ type Result struct {
 	// ChannelUtil is the utilisation of every output port by global port id
 	// (topology.Network.PortID), kept when Params.Channels is set.
 	ChannelUtil []float64 `json:"channel_util,omitempty"`
+	// Closed holds what a closed-loop run (Config.Program) measured, which also
+	// covers the whole run in the figures above; nil for open-loop runs.
+	Closed *ClosedLoop `json:"closed_loop,omitempty"`
 }
 
 func (e *Engine) result(elapsed time.Duration) *Result {

@@ -233,6 +233,9 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 		e.m.ejectAll++
 	}
 	e.m.channel(int(out), now, 1)
+	if e.m.closed != nil {
+		e.m.closed.switchBusy(int(out), now, now+1)
+	}
 	if n := int32(ip.nvc); n > 0 {
 		if ip.inRR = int8(ivc-ip.vc0) + 1; int32(ip.inRR) == n {
 			ip.inRR = 0

@@ -45,6 +45,24 @@
 // cut-through) or an empty load axis is a *SpecError with file, line and key, found
 // before anything runs.
 //
+// # Closed-loop specs
+//
+// A spec with a workload axis runs closed-loop workloads (docs/traces.md) instead of
+// traffic at loads:
+//
+//	topologies: [torus:8x8x4, twin:4x4x2x2x2/cbest]
+//	deadlock: [vc, bubble]
+//	workload: [bcast:binomial:16B, alltoall:pairwise:512B, trace:t.trace.gz, graph500]
+//	mapping: [linear, random/2]              # default linear; random draws from the seed
+//	flit_bytes: 16                           # bytes per flit; default 16
+//	local_cycles: 0                          # a message between tasks of one PE; default 0
+//	seeds: 30
+//
+// Its curves are the product of topologies, routing, deadlock, tie, workload and
+// mapping; each runs once per seed, at no load. traffic, sizes, loads and
+// past_saturation do not apply, and the default metrics are DefaultClosedMetrics
+// (execution_cycles and the rest). A trace's SHA-256 is part of its points' keys.
+//
 // # Replications and summaries
 //
 // Replication r of every point runs with engine seed Seed+r: curves share their seeds

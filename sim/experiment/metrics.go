@@ -1,6 +1,10 @@
 package experiment
 
-import "github.com/twintorus/twintorus/sim/engine"
+import (
+	"math"
+
+	"github.com/twintorus/twintorus/sim/engine"
+)
 
 // metric is one number read from a run's result, summarised over replications.
 type metric struct {
@@ -45,6 +49,27 @@ var metrics = []metric{
 	{"external_util_max", func(r *engine.Result) float64 { return r.ExternalUtilMax }},
 	{"internal_util_mean", func(r *engine.Result) float64 { return r.InternalUtilMean }},
 	{"internal_util_max", func(r *engine.Result) float64 { return r.InternalUtilMax }},
+	// Closed-loop runs (NaN for open-loop ones).
+	{"execution_cycles", closed(func(c *engine.ClosedLoop) float64 { return float64(c.ExecutionCycles) })},
+	{"latency_network_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.Mean })},
+	{"latency_network_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.P99 })},
+	{"latency_e2e_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.Mean })},
+	{"latency_e2e_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.P99 })},
+	{"switch_utilisation", closed(func(c *engine.ClosedLoop) float64 { return c.SwitchUtilisation })},
+	{"switch_utilisation_max", closed(func(c *engine.ClosedLoop) float64 { return c.SwitchUtilisationMax })},
+	{"messages", closed(func(c *engine.ClosedLoop) float64 { return float64(c.Messages) })},
+	{"local_messages", closed(func(c *engine.ClosedLoop) float64 { return float64(c.LocalMessages) })},
+	{"bytes", closed(func(c *engine.ClosedLoop) float64 { return float64(c.Bytes) })},
+}
+
+// closed reads a closed-loop metric, NaN for an open-loop result.
+func closed(get func(*engine.ClosedLoop) float64) func(*engine.Result) float64 {
+	return func(r *engine.Result) float64 {
+		if r.Closed == nil {
+			return math.NaN()
+		}
+		return get(r.Closed)
+	}
 }
 
 // MetricNames lists the metrics a spec may ask for.
@@ -60,6 +85,14 @@ func MetricNames() []string {
 // hops and the share of saturated replications.
 func DefaultMetrics() []string {
 	return []string{"offered", "accepted", "latency_network_mean", "latency_e2e_mean", "hops", "saturated"}
+}
+
+// DefaultClosedMetrics are summarised when a closed-loop spec names none: execution
+// time, mean network and end-to-end latency per packet and per flit, switch
+// utilisation and messages.
+func DefaultClosedMetrics() []string {
+	return []string{"execution_cycles", "latency_network_mean", "latency_e2e_mean", "latency_network_flit_mean",
+		"latency_e2e_flit_mean", "switch_utilisation", "messages"}
 }
 
 func metricByName(name string) (metric, bool) {

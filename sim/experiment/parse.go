@@ -423,15 +423,20 @@ func removeString(list []string, s string) []string {
 // specYAML is the YAML form of a Spec, with the engine block as a node so that the
 // keys the spec sets elsewhere (load, seed) can be left out.
 type specYAML struct {
-	Name       string     `yaml:"name,omitempty"`
-	Topologies []string   `yaml:"topologies,flow"`
-	Routing    []string   `yaml:"routing,omitempty,flow"`
-	Deadlock   []string   `yaml:"deadlock,flow"`
-	Tie        []string   `yaml:"tie,flow"`
-	Traffic    []string   `yaml:"traffic,flow"`
-	Sizes      []string   `yaml:"sizes,flow"`
-	Engine     *yaml.Node `yaml:"engine"`
-	Loads      Loads      `yaml:"loads"`
+	Name       string   `yaml:"name,omitempty"`
+	Topologies []string `yaml:"topologies,flow"`
+	Routing    []string `yaml:"routing,omitempty,flow"`
+	Deadlock   []string `yaml:"deadlock,flow"`
+	Tie        []string `yaml:"tie,flow"`
+	Traffic    []string `yaml:"traffic,omitempty,flow"`
+	Sizes      []string `yaml:"sizes,omitempty,flow"`
+	// Closed-loop specs: the workload and mapping axes instead of traffic, sizes and loads.
+	Workload    []string   `yaml:"workload,omitempty,flow"`
+	Mapping     []string   `yaml:"mapping,omitempty,flow"`
+	FlitBytes   int        `yaml:"flit_bytes,omitempty"`
+	LocalCycles int64      `yaml:"local_cycles,omitempty"`
+	Engine      *yaml.Node `yaml:"engine"`
+	Loads       *Loads     `yaml:"loads,omitempty"`
 	// PastSaturation was missing here once, so that a saved spec lost it: every key
 	// of Spec must be here (TestSpecYAMLHasEveryKey).
 	PastSaturation int      `yaml:"past_saturation,omitempty"`
@@ -454,8 +459,13 @@ func (s Spec) MarshalYAML() (any, error) {
 		}
 	}
 	eng.Content = kept
-	return specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Deadlock: s.Deadlock, Tie: s.Tie,
-		Traffic: s.Traffic, Sizes: s.Sizes, Engine: &eng, Loads: s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}, nil
+	out := specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Deadlock: s.Deadlock, Tie: s.Tie,
+		Traffic: s.Traffic, Sizes: s.Sizes, Workload: s.Workload, Mapping: s.Mapping, FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles,
+		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}
+	if s.closed() {
+		out.Loads = nil
+	}
+	return out, nil
 }
 
 // MarshalYAML writes a flow list of loads or {auto: {...}}.

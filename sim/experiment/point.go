@@ -18,11 +18,26 @@ type Point struct {
 	Topology string `yaml:"topology" json:"topology"`
 	// Routing is a routing.Routings name (dor, dort, min, adaptive, updown,
 	// table:PATH); empty picks the network's default (routing.Default).
-	Routing       string `yaml:"routing" json:"routing"`
-	Deadlock      string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
-	Tie           string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
-	Traffic       string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
-	Sizes         string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	Routing  string `yaml:"routing" json:"routing"`
+	Deadlock string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
+	Tie      string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
+	Traffic  string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
+	Sizes    string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	// Workload, when set, is a closed-loop workload (workload.Grammar) run to its end
+	// instead of Traffic and Sizes at a Load; see ClosedLoop.
+	Workload string `yaml:"workload,omitempty" json:"workload,omitempty"`
+	// Mapping places the workload's tasks on PEs (workload.ParseMapping: linear or
+	// random, with tasks per PE as in random/2); empty is linear, one task per PE.
+	Mapping string `yaml:"mapping,omitempty" json:"mapping,omitempty"`
+	// FlitBytes is the bytes per flit that cut a workload's messages into flits; 0 is
+	// workload.DefaultFlitBytes (16).
+	FlitBytes int `yaml:"flit_bytes,omitempty" json:"flit_bytes,omitempty"`
+	// LocalCycles is what a message between two tasks of one PE costs (0).
+	LocalCycles int64 `yaml:"local_cycles,omitempty" json:"local_cycles,omitempty"`
+	// TraceSHA256 is the content hash of a trace workload, set when a spec expands:
+	// the record key follows the trace's content, not its path, and a run refuses a
+	// trace that changed since.
+	TraceSHA256   string `yaml:"trace_sha256,omitempty" json:"trace_sha256,omitempty"`
 	engine.Params `yaml:",inline" json:",inline"`
 }
 
@@ -79,7 +94,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if err := engine.CheckSize(spec, p.Params, scheme, memoryLimit); err != nil {
+	if err := engine.CheckSize(spec, p.engineParams(), scheme, memoryLimit); err != nil {
 		return cfg, err
 	}
 	net, err := topology.Build(spec)
@@ -138,6 +153,9 @@ func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Fu
 
 // engineConfig makes what the point's engine is built from, on a network and routing.
 func (p Point) engineConfig(net *topology.Network, rt routing.Func, memoryLimit int64) (engine.Config, error) {
+	if p.ClosedLoop() {
+		return p.closedConfig(engine.Config{Net: net, Routing: rt, Params: p.Params, MemoryLimit: memoryLimit})
+	}
 	var cfg engine.Config
 	pat, err := traffic.ParsePattern(p.Traffic, net)
 	if err != nil {

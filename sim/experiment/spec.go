@@ -15,6 +15,7 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/traffic"
+	"github.com/twintorus/twintorus/sim/workload"
 )
 
 // Limits that keep a typo from expanding into a sweep nobody meant.
@@ -39,6 +40,15 @@ type Spec struct {
 	Tie      []string `yaml:"tie" json:"tie"`           // plus, minus
 	Traffic  []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
 	Sizes    []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Workload, when set, makes the spec closed-loop: each curve runs one of these
+	// workloads (workload.Grammar) to its end instead of traffic and sizes at loads;
+	// there is then no traffic, sizes or loads axis. Mapping places the tasks
+	// (workload.ParseMapping; default linear), FlitBytes cuts messages into flits (0:
+	// 16 bytes) and LocalCycles is the cost of a message between tasks of one PE.
+	Workload    []string `yaml:"workload,omitempty" json:"workload,omitempty"`
+	Mapping     []string `yaml:"mapping,omitempty" json:"mapping,omitempty"`
+	FlitBytes   int      `yaml:"flit_bytes,omitempty" json:"flit_bytes,omitempty"`
+	LocalCycles int64    `yaml:"local_cycles,omitempty" json:"local_cycles,omitempty"`
 	// Engine holds the engine parameters shared by every point. Its Load and Seed are
 	// ignored: the load axis and Seed/Seeds set them.
 	Engine engine.Params `yaml:"engine" json:"engine"`
@@ -112,10 +122,22 @@ func (s Spec) withDefaults() Spec {
 	if len(s.Tie) == 0 {
 		s.Tie = d.Tie
 	}
-	if len(s.Traffic) == 0 {
+	if s.closed() {
+		// A closed-loop spec has no traffic, sizes or loads; its own default metrics
+		// replace the open-loop ones unless the spec names some.
+		s.Traffic, s.Sizes, s.Loads, s.PastSaturation = nil, nil, Loads{}, 0
+		if len(s.Mapping) == 0 {
+			s.Mapping = []string{workload.Linear}
+		}
+		if len(s.Metrics) == 0 || slices.Equal(s.Metrics, d.Metrics) && !s.has("metrics") {
+			s.Metrics = DefaultClosedMetrics()
+		}
+		s.Engine.Warmup, s.Engine.Measure = 0, 0
+	}
+	if len(s.Traffic) == 0 && !s.closed() {
 		s.Traffic = d.Traffic
 	}
-	if len(s.Sizes) == 0 {
+	if len(s.Sizes) == 0 && !s.closed() {
 		s.Sizes = d.Sizes
 	}
 	if len(s.Metrics) == 0 {
@@ -124,6 +146,9 @@ func (s Spec) withDefaults() Spec {
 	s.Engine.Load, s.Engine.Seed = 0, 0
 	return s
 }
+
+// closed reports whether the spec is closed-loop (it has a workload axis).
+func (s Spec) closed() bool { return len(s.Workload) > 0 }
 
 // Hash is the content hash of the spec, defaults filled in: 64 hex digits. Records
 // carry it as provenance; record keys do not depend on it (two specs that share a
@@ -167,6 +192,13 @@ func (s Spec) Validate() error {
 // Curves validates the spec and expands its axes into curves, in expansion order:
 // topologies, then routing, deadlock, tie, traffic and sizes, the last varying fastest.
 func (s Spec) Curves() ([]Curve, error) {
+	if s.closed() && (s.Loads.Values != nil || s.Loads.Auto != nil || s.PastSaturation != 0) {
+		key := "loads"
+		if s.PastSaturation != 0 {
+			key = "past_saturation"
+		}
+		return nil, s.errAt(key, errClosedOnly)
+	}
 	s = s.withDefaults()
 	if err := s.checkScalars(); err != nil {
 		return nil, err
@@ -232,6 +264,13 @@ func (s Spec) Curves() ([]Curve, error) {
 		}
 	}
 
+	var loops []closedAxis
+	if s.closed() {
+		var err error
+		if loops, err = s.closedAxes(); err != nil {
+			return nil, err
+		}
+	}
 	var curves []Curve
 	seen := map[string]int{}
 	for _, net := range nets {
@@ -258,32 +297,46 @@ func (s Spec) Curves() ([]Curve, error) {
 			}
 			for di, scheme := range schemes {
 				for xi := range ties {
+					// The traffic axes (open loop) or the workload axes (closed loop), with
+					// the key to blame when the point does not build.
+					type variant struct {
+						p     Point
+						where string
+					}
+					var variants []variant
 					for _, pat := range patterns {
 						for _, sz := range sizes {
-							p := Point{Topology: net.String(), Routing: name, Deadlock: scheme.String(),
-								Tie: tieName(ties[xi]), Traffic: pat, Sizes: sz, Params: s.Engine}
-							key := p.Key()
-							if j, dup := seen[key]; dup {
-								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
-							}
-							if err := p.Check(); err != nil {
-								where := "engine"
-								if !s.has(where) {
-									where = item("deadlock", di)
-								}
-								msg := strings.TrimPrefix(err.Error(), "engine: ")
-								return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
-							}
-							seen[key] = len(curves)
-							curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
+							variants = append(variants, variant{Point{Traffic: pat, Sizes: sz}, item("deadlock", di)})
 						}
+					}
+					for i, c := range loops {
+						variants = append(variants, variant{Point{Workload: c.workload, Mapping: c.mapping, TraceSHA256: c.trace,
+							FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles}, item("workload", i/len(s.Mapping))})
+					}
+					for _, v := range variants {
+						p := v.p
+						p.Topology, p.Routing, p.Deadlock, p.Tie, p.Params = net.String(), name, scheme.String(), tieName(ties[xi]), s.Engine
+						key := p.Key()
+						if j, dup := seen[key]; dup {
+							return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
+						}
+						if err := p.Check(); err != nil {
+							where := "engine"
+							if !s.has(where) || p.ClosedLoop() {
+								where = v.where
+							}
+							msg := strings.TrimPrefix(err.Error(), "engine: ")
+							return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
+						}
+						seen[key] = len(curves)
+						curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
 					}
 				}
 			}
 		}
 	}
-	if s.Loads.Auto == nil && len(curves)*len(s.Loads.Values)*s.Seeds > MaxJobs {
-		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.Loads.Values), s.Seeds, MaxJobs))
+	if s.Loads.Auto == nil && len(curves)*len(s.loadValues())*s.Seeds > MaxJobs {
+		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.loadValues()), s.Seeds, MaxJobs))
 	}
 	return curves, nil
 }
@@ -297,7 +350,7 @@ func (s Spec) network(topo string) (*topology.Network, error) {
 	}
 	// Other errors of the engine's parameters are reported with each curve.
 	var size *engine.SizeError
-	if err := engine.CheckSize(spec, s.Engine, routing.SchemeNone, 0); errors.As(err, &size) {
+	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, 0); errors.As(err, &size) {
 		return nil, size
 	}
 	return topology.Build(spec)
@@ -322,6 +375,19 @@ func (s Spec) checkScalars() error {
 		if slices.Contains(s.Metrics[:i], m) {
 			return s.errAt(item("metrics", i), fmt.Errorf("%s is listed twice", m))
 		}
+	}
+	if s.closed() {
+		return s.checkClosedScalars()
+	}
+	if len(s.Mapping) > 0 || s.FlitBytes != 0 || s.LocalCycles != 0 {
+		key := "mapping"
+		if len(s.Mapping) == 0 {
+			key = "flit_bytes"
+			if s.FlitBytes == 0 {
+				key = "local_cycles"
+			}
+		}
+		return s.errAt(key, errors.New("applies to closed-loop specs only: give a workload axis, e.g. workload: bcast:binomial:512B"))
 	}
 	l := s.Loads
 	switch {
@@ -385,11 +451,19 @@ func (s Spec) maxLoadKey() string {
 func (s Spec) jobs(curves []Curve) []job {
 	var jobs []job
 	for _, c := range curves {
-		for _, load := range s.Loads.Values {
+		for _, load := range s.loadValues() {
 			jobs = append(jobs, s.jobsAt(c, load)...)
 		}
 	}
 	return jobs
+}
+
+// loadValues is the fixed load axis; a closed-loop spec runs each curve once, at no load.
+func (s Spec) loadValues() []float64 {
+	if s.closed() {
+		return []float64{0}
+	}
+	return s.Loads.Values
 }
 
 // jobsAt is the replications of one curve at one load.
@@ -414,7 +488,12 @@ func tieName(t routing.Tie) string {
 // traffic, then sizes, tie rule and routing when they are not the defaults.
 func curveName(p Point) string {
 	parts := []string{p.Topology, p.Deadlock, p.Traffic}
-	if p.Sizes != "1" {
+	if p.ClosedLoop() {
+		parts[2] = p.Workload
+		if p.Mapping != workload.Linear {
+			parts = append(parts, "mapping "+p.Mapping)
+		}
+	} else if p.Sizes != "1" {
 		parts = append(parts, "sizes "+p.Sizes)
 	}
 	if p.Tie != "plus" {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,10 +21,14 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		return nil, fmt.Errorf("read summary CSV: no header")
 	}
 	head := rows[0]
-	fixed := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
+	fixed := summaryColumns(false)
+	if closed := summaryColumns(true); len(head) >= len(closed) && strings.Join(head[:len(closed)], ",") == strings.Join(closed, ",") {
+		fixed = closed
+	}
 	if len(head) < len(fixed) || strings.Join(head[:len(fixed)], ",") != strings.Join(fixed, ",") || (len(head)-len(fixed))%4 != 0 {
 		return nil, fmt.Errorf("read summary CSV: header %q is not a summary table (want %s, then four columns per metric)", strings.Join(head, ","), strings.Join(fixed, ","))
 	}
+	at := func(name string) int { return slices.Index(fixed, name) }
 	var metrics []string
 	for i := len(fixed); i < len(head); i += 4 {
 		m := strings.TrimSuffix(head[i], "_mean")
@@ -44,15 +49,18 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		}
 		s := Summary{Curve: row[0], CurveKey: row[1], Estimates: map[string]Estimate{}}
 		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[4], Tie: row[5], Traffic: row[6], Sizes: row[7]}
+		if c := at("workload"); c >= 0 {
+			s.Point.Workload, s.Point.Mapping = row[c], row[at("mapping")]
+		}
 		var err error
-		if s.Load, err = num(8); err != nil {
+		if s.Load, err = num(at("load")); err != nil {
 			return nil, err
 		}
 		s.Point.Load = s.Load
-		n, err1 := strconv.Atoi(row[9])
-		sat, err2 := strconv.Atoi(row[10])
+		n, err1 := strconv.Atoi(row[at("n")])
+		sat, err2 := strconv.Atoi(row[at("saturated")])
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[9], row[10])
+			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[at("n")], row[at("saturated")])
 		}
 		s.N, s.Saturated = n, sat
 		for i, m := range metrics {

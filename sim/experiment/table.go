@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -63,10 +64,40 @@ type Row struct {
 	ExternalUtilMax     float64 `parquet:"external_util_max"`
 	InternalUtilMean    float64 `parquet:"internal_util_mean"`
 	InternalUtilMax     float64 `parquet:"internal_util_max"`
+
+	// Closed-loop runs: the workload and mapping, and what they measured (NaN in the
+	// rows of open-loop runs).
+	Workload               string  `parquet:"workload"`
+	Mapping                string  `parquet:"mapping"`
+	ExecutionCycles        float64 `parquet:"execution_cycles"`
+	LatencyNetworkFlitMean float64 `parquet:"latency_network_flit_mean"`
+	LatencyE2EFlitMean     float64 `parquet:"latency_e2e_flit_mean"`
+	SwitchUtilisation      float64 `parquet:"switch_utilisation"`
+	SwitchUtilisationMax   float64 `parquet:"switch_utilisation_max"`
+	Messages               float64 `parquet:"messages"`
+	LocalMessages          float64 `parquet:"local_messages"`
+	Bytes                  float64 `parquet:"bytes"`
 }
 
 // RowOf flattens a record.
 func RowOf(r *Record) Row {
+	p, res := r.Point, r.Result
+	row := openRow(r)
+	row.Workload, row.Mapping = p.Workload, p.Mapping
+	for _, c := range []struct {
+		dst  *float64
+		name string
+	}{{&row.ExecutionCycles, "execution_cycles"}, {&row.LatencyNetworkFlitMean, "latency_network_flit_mean"},
+		{&row.LatencyE2EFlitMean, "latency_e2e_flit_mean"}, {&row.SwitchUtilisation, "switch_utilisation"},
+		{&row.SwitchUtilisationMax, "switch_utilisation_max"}, {&row.Messages, "messages"},
+		{&row.LocalMessages, "local_messages"}, {&row.Bytes, "bytes"}} {
+		*c.dst, _ = Metric(res, c.name)
+	}
+	return row
+}
+
+// openRow flattens what every record has.
+func openRow(r *Record) Row {
 	p, res := r.Point, r.Result
 	return Row{
 		Key: r.Key, Curve: curveName(p), CurveKey: curveKeyOf(p),
@@ -163,12 +194,24 @@ func WriteParquet(w io.Writer, records []Record) error {
 	return nil
 }
 
+// summaryColumns are the columns of a summary table before its metrics: with the
+// workload and mapping of closed-loop curves when closed.
+func summaryColumns(closed bool) []string {
+	head := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes"}
+	if closed {
+		head = append(head, "workload", "mapping")
+	}
+	return append(head, "load", "n", "saturated")
+}
+
 // WriteSummaryCSV writes one row per (curve, load): the curve's axes, n replications,
 // how many saturated, and for each metric its mean, standard deviation and 95 %
 // confidence interval (columns METRIC_mean, METRIC_sd, METRIC_low, METRIC_high).
+// Tables with closed-loop curves have two more axis columns, workload and mapping.
 func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 	cw := csv.NewWriter(w)
-	head := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes", "load", "n", "saturated"}
+	closed := slices.ContainsFunc(summaries, func(s Summary) bool { return s.Point.ClosedLoop() })
+	head := summaryColumns(closed)
 	for _, m := range metrics {
 		head = append(head, m+"_mean", m+"_sd", m+"_low", m+"_high")
 	}
@@ -177,8 +220,11 @@ func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 	}
 	for _, s := range summaries {
 		p := s.Point
-		line := []string{s.Curve, s.CurveKey, p.Topology, p.Routing, p.Deadlock, p.Tie, p.Traffic, p.Sizes,
-			ftoa(s.Load), strconv.Itoa(s.N), strconv.Itoa(s.Saturated)}
+		line := []string{s.Curve, s.CurveKey, p.Topology, p.Routing, p.Deadlock, p.Tie, p.Traffic, p.Sizes}
+		if closed {
+			line = append(line, p.Workload, p.Mapping)
+		}
+		line = append(line, ftoa(s.Load), strconv.Itoa(s.N), strconv.Itoa(s.Saturated))
 		for _, m := range metrics {
 			e, ok := s.Estimates[m]
 			if !ok {

@@ -1,0 +1,95 @@
+package figures
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/experiment"
+)
+
+func closedSummary(topo, scheme, workload string, exec float64) experiment.Summary {
+	return experiment.Summary{Curve: topo + " " + scheme + " " + workload, N: 1,
+		Point:     experiment.Point{Topology: topo, Deadlock: scheme, Workload: workload, Mapping: "linear"},
+		Estimates: map[string]experiment.Estimate{string(experiment.ExecutionCycles): {N: 1, Mean: exec, Low: math.NaN(), High: math.NaN()}}}
+}
+
+func TestClosedLoopFigures(t *testing.T) {
+	sums := []experiment.Summary{
+		closedSummary("torus:8x8x4", "vc", "bcast:binomial:16B", 100),
+		closedSummary("twin:4x4x2x2x2/cbest", "vc", "bcast:binomial:16B", 90),
+		closedSummary("torus:8x8x8", "vc", "bcast:binomial:16B", 120),
+		closedSummary("twin:4x4x2x4x2/cbest", "vc", "bcast:binomial:16B", 100),
+		closedSummary("torus:8x8x4", "vc", "alltoall:pairwise:16B", 200),
+		closedSummary("twin:4x4x2x2x2/cbest", "vc", "alltoall:pairwise:16B", 150),
+	}
+	lp, err := AgainstSize(summaries(sums), "bcast:binomial:16B", experiment.ExecutionCycles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := lp.Series
+	if len(series) != 2 || series[0].Name != "3D torus VCs" || series[1].Name != "5DT torus VCs" ||
+		len(series[1].Points) != 2 || series[1].Points[0].X != 256 || series[1].Points[1].Y != 100 {
+		t.Errorf("series %+v", series)
+	}
+	bars, err := Reductions(summaries(sums), experiment.ExecutionCycles, "torus:8x8x4", "twin:4x4x2x2x2/cbest", "vc", func(w string) float64 {
+		if strings.HasPrefix(w, "bcast") {
+			return -12.7
+		}
+		return math.NaN()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bars.Categories) != 2 || bars.Groups[0].Values[0] != 10 || bars.Groups[0].Values[1] != 25 || bars.Groups[1].Values[0] != -12.7 {
+		t.Errorf("bars %+v", bars)
+	}
+	if bars.Categories[0] != "bcast" || bars.Categories[1] != "alltoall" { // one size: names without it
+		t.Errorf("categories %v", bars.Categories)
+	}
+	if got := shortWorkloads([]string{"allgather:ring:16B", "allgather:linear:512B", "bcast:binomial:4KiB", "graph500:tasks=4"}); strings.Join(got, "|") != "allgather ring 16B|allgather linear 512B|bcast 4KiB|graph500:tasks=4" {
+		t.Errorf("short names %v", got)
+	}
+	if got := shortWorkloads([]string{"allgather:ring:16B", "bcast:binomial:16B"}); strings.Join(got, "|") != "allgather|bcast" {
+		t.Errorf("short names of one size %v", got)
+	}
+	if _, err := bars.Figure(); err != nil {
+		t.Error(err)
+	}
+	if _, err := AgainstSize(summaries(sums), "gather:binomial:16B", experiment.ExecutionCycles); err == nil {
+		t.Error("a workload with no summaries plotted")
+	}
+}
+
+// summaries holds summaries for the figure functions.
+type summaries []experiment.Summary
+
+func (s summaries) Summaries(...string) []experiment.Summary { return s }
+
+// The stored closed-loop results load by name, hold every curve of their spec, and
+// the quick version keeps only the smallest networks.
+func TestLoadClosedLoopStored(t *testing.T) {
+	res, err := LoadClosedLoop(context.Background(), "collectives", Stored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves, err := res.Spec.Curves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(res.Summaries()); got != len(curves) || got != 120 {
+		t.Errorf("%d stored summaries, the spec has %d curves", got, len(curves))
+	}
+	if !strings.Contains(res.About(), "each run to its end") {
+		t.Errorf("About: %s", res.About())
+	}
+	lp, err := AgainstSize(res, "alltoall:pairwise:512B", experiment.ExecutionCycles)
+	if err != nil || len(lp.Series) != 4 || len(lp.Series[0].Points) != 3 {
+		t.Errorf("execution time against size: %v, %+v", err, lp.Series)
+	}
+	q := QuickClosedLoopSpec(res.Spec)
+	if len(q.Topologies) != 2 || q.Topologies[0] != "torus:8x8x4" {
+		t.Errorf("quick topologies %v", q.Topologies)
+	}
+}

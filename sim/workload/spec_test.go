@@ -1,0 +1,144 @@
+package workload
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSpecRoundTrip(t *testing.T) {
+	cases := map[string]string{
+		"bcast:binomial:512B":                       "bcast:binomial:512B",
+		" BCAST : Binomial : 16B ":                  "bcast:binomial:16B",
+		"bcast:pipeline:4KiB:seg=1KiB":              "bcast:pipeline:4KiB:seg=1KiB",
+		"bcast:chain:4096B:chains=2,root=3,tasks=8": "bcast:chain:4KiB:tasks=8,root=3,chains=2",
+		"allreduce:reduce_bcast:8B":                 "allreduce:nonoverlapping:8B",
+		"alltoall:pairwise:512B:tasks=1024":         "alltoall:pairwise:512B:tasks=1024",
+		"graph500":                                  "graph500",
+		"graph500:tasks=256":                        "graph500:tasks=256",
+		"Graph500:levels=8,tasks=256,block=1KiB":    "graph500:tasks=256,block=1KiB",
+		"namd:stencil=26,bytes=2KiB":                "namd:stencil=26",
+		"randomaccess:seed=7":                       "randomaccess:seed=7",
+		"trace:datasets/traces/a:b,c.trace.gz":      "trace:datasets/traces/a:b,c.trace.gz",
+		"TRACE: x.trace":                            "trace:x.trace",
+	}
+	for in, want := range cases {
+		s, err := ParseSpec(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if s.String() != want {
+			t.Errorf("%q prints as %q, want %q", in, s.String(), want)
+		}
+		back, err := ParseSpec(s.String())
+		if err != nil || back.String() != s.String() {
+			t.Errorf("%q: %q reads back as %v, %v", in, s.String(), back, err)
+		}
+	}
+}
+
+func TestSpecErrors(t *testing.T) {
+	cases := map[string]string{
+		"":                                  "empty",
+		"bcast:ring:16B":                    "unknown bcast algorithm \"ring\": accepted are binomial, chain, pipeline",
+		"scan:linear:16B":                   "unknown workload \"scan\"",
+		"bcast:binomial":                    "a collective is OP:ALGORITHM:SIZE",
+		"bcast:binomial:-16B":               "size \"-16B\" is negative",
+		"bcast:binomial:16":                 "write bytes with a unit",
+		"bcast:binomial:16B:root=-1":        "root=-1: accepted are whole numbers 0",
+		"bcast:binomial:16B:root=8,tasks=8": "root 8: accepted are tasks 0 to 7",
+		"bcast:binomial:16B:tasks=0":        "tasks=0: accepted are whole numbers 1",
+		"alltoall:pairwise:16B:root=1":      "alltoall:pairwise has no parameter \"root\"",
+		"bcast:binomial:16B:seg":            "parameter \"seg\": write KEY=VALUE",
+		"bcast:binomial:16B:root=1,root=2":  "parameter root given twice",
+		"graph500:tasks=0":                  "tasks=0: accepted are whole numbers 1",
+		"graph500:colour=red":               "graph500 has no parameter \"colour\": accepted are tasks, levels",
+		"graph500:tasks=4:levels=2":         "graph500 takes KEY=VALUE,... after one colon",
+		"namd:stencil=7":                    "stencil=7: accepted are 6 and 26",
+		"trace:":                            "trace needs a path",
+	}
+	for in, want := range cases {
+		_, err := ParseSpec(in)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("workload %q: ", in)) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v\nwant one line containing %q", in, err, want)
+		}
+	}
+	// Build-time errors: a stencil the parser lets through but namd refuses, zero tasks.
+	s := Spec{Proxy: "namd", Params: map[string]int64{"stencil": 8}, Tasks: 8}
+	if _, err := s.Build(0); err == nil || !strings.Contains(err.Error(), "stencil 8: accepted are 6 and 26") {
+		t.Errorf("namd stencil 8: %v", err)
+	}
+	s, _ = ParseSpec("bcast:binomial:16B")
+	if _, err := s.Build(0); err == nil || !strings.Contains(err.Error(), "0 tasks: accepted are 1 to") {
+		t.Errorf("zero tasks: %v", err)
+	}
+	if _, err := (Spec{}).Build(4); err == nil {
+		t.Error("the zero spec built")
+	}
+}
+
+// Every algorithm of the table parses from its name and builds.
+func TestSpecEveryAlgorithm(t *testing.T) {
+	for _, a := range Algorithms() {
+		s, err := ParseSpec(a + ":64B")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := s.Build(12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Messages() == 0 || w.Name() != a+":64B" {
+			t.Errorf("%s: %d messages, name %q", a, w.Messages(), w.Name())
+		}
+	}
+	if !slices.Contains(Algorithms(), "allgather:bruck") || len(Algorithms()) != 14 {
+		t.Errorf("algorithms: %v", Algorithms())
+	}
+}
+
+func TestMapping(t *testing.T) {
+	lin, _ := ParseMapping("linear/2")
+	pe, err := lin.Place(7, 4, 1)
+	if err != nil || !slices.Equal(pe, []int32{0, 0, 1, 1, 2, 2, 3}) {
+		t.Errorf("linear/2: %v, %v", pe, err)
+	}
+	rnd, _ := ParseMapping("random/4")
+	a, _ := rnd.Place(256, 64, 1)
+	b, _ := rnd.Place(256, 64, 1)
+	c, _ := rnd.Place(256, 64, 2)
+	if !slices.Equal(a, b) || slices.Equal(a, c) {
+		t.Error("random mapping: not deterministic per seed, or the same for two seeds")
+	}
+	per := make([]int, 64)
+	for _, p := range a {
+		per[p]++
+	}
+	for p, n := range per {
+		if n != 4 {
+			t.Fatalf("random/4 with 256 tasks on 64 PEs: PE %d has %d tasks", p, n)
+		}
+	}
+	one, _ := ParseMapping("random")
+	x, _ := one.Place(100, 100, 3)
+	sorted := slices.Clone(x)
+	slices.Sort(sorted)
+	for i, v := range sorted {
+		if int(v) != i {
+			t.Fatal("random mapping of 100 tasks on 100 PEs is not a permutation")
+		}
+	}
+	if _, err := lin.Place(9, 4, 1); err == nil || !strings.Contains(err.Error(), "9 tasks do not fit 4 PEs with 2 task(s) per PE") {
+		t.Errorf("too many tasks: %v", err)
+	}
+	for _, s := range []string{"cyclic", "random/0", "linear/x", "random/2.5", "random/-1", ""} {
+		if _, err := ParseMapping(s); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	if (Mapping{}).String() != "linear" || rnd.String() != "random/4" {
+		t.Errorf("mapping strings: %q, %q", Mapping{}.String(), rnd.String())
+	}
+}
