@@ -26,7 +26,8 @@ func tccFamily() FamilyDef {
 				return "ccw"
 			})
 		},
-		Routing: "tct",
+		Routing:     "tct",
+		LoadRouting: "tct",
 	}
 }
 

@@ -25,7 +25,8 @@ func tctFamily() FamilyDef {
 			n, k := s.Radix[0], s.Radix[1]
 			return clusterTorus(s, n, k, ToroidAdjacency(n), toroidLabel(n))
 		},
-		Routing: "tct",
+		Routing:     "tct",
+		LoadRouting: "tct",
 	}
 }
 

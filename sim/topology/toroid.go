@@ -101,7 +101,8 @@ func toroidFamily() FamilyDef {
 			n := s.Radix[0]
 			return clusterTorus(s, n, 1, ToroidAdjacency(n), toroidLabel(n))
 		},
-		Routing: "tct",
+		Routing:     "tct",
+		LoadRouting: "tct",
 	}
 }
 

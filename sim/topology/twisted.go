@@ -64,12 +64,13 @@ func twistedFamily() FamilyDef {
 		Syntax:  "twisted:KIND:A",
 		Help: []string{"KIND: rt, rtt, pt, ptt or pdtt; A: a >= 2 (or the shape, 2a x a [x a])",
 			"node id x + 2a*y + 2a^2*z, one PE per node"},
-		Examples: []string{"twisted:rtt:16", "twisted:pdtt:32", "twisted:rt:4", "twisted:pt:4", "twisted:ptt:4"},
-		Parse:    parseTwisted,
-		Format:   func(s Spec) string { return s.Config + ":" + strconv.Itoa(s.Radix[0]) },
-		Size:     twistedSize,
-		Build:    buildTwisted,
-		Routing:  "twisted-adaptive",
+		Examples:    []string{"twisted:rtt:16", "twisted:pdtt:32", "twisted:rt:4", "twisted:pt:4", "twisted:ptt:4"},
+		Parse:       parseTwisted,
+		Format:      func(s Spec) string { return s.Config + ":" + strconv.Itoa(s.Radix[0]) },
+		Size:        twistedSize,
+		Build:       buildTwisted,
+		Routing:     "twisted-adaptive",
+		LoadRouting: "twisted-dor",
 	}
 }
 
