@@ -46,7 +46,9 @@ func TestToroidDiameters(t *testing.T) {
 func TestRLengthsMatchRoutes(t *testing.T) {
 	for _, spec := range []string{"tct:1,5", "tct:2,4", "tct:3,3", "tct:3,4", "tct:4,3", "tct:5,2", "tcc:3,4", "tcc:2,5", "toroid:7"} {
 		net := topology.MustNew(spec)
-		rt, err := routing.NewTCT(net, routing.SchemeBubble)
+		// The routes do not depend on the deadlock scheme; bubble refuses tcc:3,4, whose
+		// clusters are rings of six (TestTCTRefusesCyclicClusters).
+		rt, err := routing.NewTCT(net, routing.SchemeNone)
 		if err != nil {
 			t.Fatal(err)
 		}
