@@ -9,13 +9,14 @@
 //
 // The sources are the ones the specs cite: [TR] the 3DT technical report,
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
-// introduction, [nDT] the n-dimensional twin torus paper and [EXT] the paper on
+// introduction, [nDT] the n-dimensional twin torus paper, [EXT] the paper on
 // nDT tori of EXTOLL cards (5dt-extoll.csv: its Tables 2 and 3, collectives on the
-// 3D and 5DT tori of 256, 512 and 1,024 PEs; the last five inside the thesis text);
-// [TT] the twisted tori paper (Cámara et al., IEEE TPDS) and [TCT] the
-// torus-connected toroids paper (Bossard, Computers 2023). Twisted tori are named by
-// their spec (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus by tofu:K.
-// Configuration letters are always the report's A-J;
+// 3D and 5DT tori of 256, 512 and 1,024 PEs) and [AR] "Adaptive routing for
+// n-Dimensional Twin torus" (paper (b) of spec/5dt-extoll-adaptive.md; the last
+// six inside the thesis text); [TT] the twisted tori paper (Cámara et al., IEEE TPDS)
+// and [TCT] the torus-connected toroids paper (Bossard, Computers 2023). Twisted tori
+// are named by their spec (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus
+// by tofu:K. Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //

@@ -29,6 +29,12 @@ func Result(file string) ([]byte, error) {
 	return readResult(resultFiles, "results", file, "stored result")
 }
 
+// SummaryFiles are the stored summary tables of the open-loop experiments: the
+// experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
+// adaptive-summary.csv, each with its saturation and records files (see
+// results/README.md).
+var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv"}
+
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
 	entries, _ := fs.ReadDir(fsys, dir)

@@ -41,7 +41,7 @@ const (
 var Kinds = []string{KindExact, KindFormula, KindMeasured, KindClaim, KindTable}
 
 // Sources lists the accepted values of Reference.Source.
-var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[TT]", "[TCT]"}
+var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[AR]", "[TT]", "[TCT]"}
 
 // Schemes lists the accepted values of Reference.Scheme ("" when the value
 // does not depend on the deadlock-avoidance scheme or the paper does not say).
@@ -50,7 +50,7 @@ var Schemes = []string{"", "bubble", "vc"}
 // Reference is one value from a paper, with where it comes from.
 type Reference struct {
 	ID     string // short stable identifier, unique across all files
-	Source string // [TR], [J], [DL], [Th], [nDT], [TT] or [TCT]
+	Source string // [TR], [J], [DL], [Th], [nDT], [EXT], [AR], [TT] or [TCT]
 	Where  string // "Table 1.1", "Fig. 16", "§7.3.3"...
 	File   string // seeds file name
 	Line   int    // 1-based line of the value (or its sentence) in File

@@ -114,14 +114,7 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	r := &Results{Name: name, Mode: mode, Spec: spec}
 	switch mode {
 	case Stored:
-		b, err := datasets.Result("summary.csv")
-		if len(spec.Workload) > 0 {
-			b, err = datasets.ClosedLoopResult(name + "-summary.csv")
-		}
-		if err != nil {
-			return nil, err
-		}
-		all, err := experiment.ReadSummaryCSV(bytes.NewReader(b))
+		all, err := storedSummaries(name, spec)
 		if err != nil {
 			return nil, err
 		}
@@ -280,4 +273,29 @@ func (r *Results) Join(other *Results) *Results {
 	}
 	out.Saturations = experiment.SaturationsOf(out.sums)
 	return out
+}
+
+// storedSummaries reads the stored summary tables a spec's curves are in: the
+// closed-loop experiment's own file, or every open-loop table (datasets.SummaryFiles).
+func storedSummaries(name string, spec experiment.Spec) ([]experiment.Summary, error) {
+	if len(spec.Workload) > 0 {
+		b, err := datasets.ClosedLoopResult(name + "-summary.csv")
+		if err != nil {
+			return nil, err
+		}
+		return experiment.ReadSummaryCSV(bytes.NewReader(b))
+	}
+	var all []experiment.Summary
+	for _, file := range datasets.SummaryFiles {
+		b, err := datasets.Result(file)
+		if err != nil {
+			return nil, err
+		}
+		sums, err := experiment.ReadSummaryCSV(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		all = append(all, sums...)
+	}
+	return all, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -19,9 +20,11 @@ import (
 // TestStoredResults: the full runs the notebooks read by default are complete (every
 // curve of every experiment spec, every replication, the loads the spec asks for) and
 // are what the stored per-simulation records say: each summary's mean accepted traffic
-// and latency recomputed from records.csv.gz.
+// and latency recomputed from records.csv.gz (adaptive-records.csv.gz for adaptive
+// routing).
 func TestStoredResults(t *testing.T) {
 	recs := readRecordsCSV(t, "../datasets/results/records.csv.gz")
+	maps.Copy(recs, readRecordsCSV(t, "../datasets/results/adaptive-records.csv.gz"))
 	for _, name := range datasets.ExperimentNames() {
 		res, err := LoadResults(context.Background(), name, Stored, nil)
 		if err != nil {

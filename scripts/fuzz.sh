@@ -29,6 +29,8 @@ targets=(
 	"./sim/topology/ FuzzReadJSON 2"
 	"./sim/topology/ FuzzReadAnynet"
 	"./sim/routing/ FuzzReadTable"
+	"./sim/routing/ FuzzParseSelection"
+	"./sim/routing/ FuzzParseDuatoOptions"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 4"

@@ -41,7 +41,7 @@ func writeFamilies(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, "\nrouting\tdeadlock\twhat")
 	for _, r := range routing.Routings() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Scheme, r.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.SchemeText(), r.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing the families: %w", err)
@@ -65,11 +65,21 @@ func writeFamiliesMarkdown(w io.Writer) error {
 	}
 	b.WriteString("\n## Routings\n\n| routing | what | deadlock scheme by default | checked before a run |\n|---|---|---|---|\n")
 	for _, r := range routing.Routings() {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Name, r.Summary, r.Scheme, yesNo(r.Checked))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Name, r.Summary, r.SchemeText(), yesNo(r.Checked))
 	}
-	b.WriteString("\nDeadlock schemes: `vc` and `bubble` (DOR and DORT's rings, the papers'), `escape` (an\n" +
-		"up*/down* escape VC, Duato's method; any routing), `none`. Routings marked checked are\n" +
-		"refused under `none` when their channel dependency graph has a cycle, which is named.\n")
+	b.WriteString("\nDeadlock schemes: `vc` and `bubble` (DOR and DORT's rings, the papers'; `adaptive` escapes\n" +
+		"by DOR/DORT under them), `escape` (an up*/down* escape VC, Duato's method; any routing), `none`.\n" +
+		"Routings marked checked are refused under `none` when their channel dependency graph has a\n" +
+		"cycle, which is named (and `adaptive:return` always, whose escape Duato's condition must cover).\n")
+	b.WriteString("\n## Selection functions\n\nAdaptive routings offer several candidates; `--selection` (a spec's `selection:` axis) picks\n" +
+		"one. Options after a colon: `threshold=T` (occupancy share from which a VC is high, 0.5),\n" +
+		"`pointer=input|switch` (round-robin pointer per input port or per switch), `reselect=cycle|once`\n" +
+		"(select again every cycle a head is blocked, or keep the choice while the output port is busy),\n" +
+		"e.g. `3prio:threshold=0.25`. Default: `3prio` for `adaptive` on twin tori, `ref` on tori and\n" +
+		"meshes, `first` for the table routings.\n\n| selection | what |\n|---|---|\n")
+	for _, sel := range routing.Selections() {
+		fmt.Fprintf(&b, "| %s | %s |\n", sel.Name, sel.Summary)
+	}
 	b.WriteString("\n" + addFamilySteps)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing the families: %w", err)
@@ -86,7 +96,7 @@ const addFamilySteps = `## Adding a family
 3. If the family routes in a new way, write ` + "`sim/routing/NAME.go`" + ` returning its
    ` + "`routing.RoutingDef`" + ` (Fits, New) and add one line to ` + "`routing.Routings()`" + `; name it in the
    family's Routing field. Otherwise name an existing routing, or leave Routing empty and
-   let ` + "`routing.Default`" + ` pick one that fits (min, adaptive).
+   let ` + "`routing.Default`" + ` pick one that fits (min).
 4. If ` + "`twintorus configs`" + ` should rank the family's configurations, set Variants.
 5. Run ` + "`go test ./cmd/twintorus -run TestFamiliesDoc -update`" + ` to refresh this page. The
    table tests parse, print and build every example and check that its routing fits.

@@ -24,7 +24,7 @@ func init() { commands = append(commands, newRunCmd) }
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
-	var switching, terminal, external, internal string
+	var switching, terminal, external, internal, preset string
 	var mapping string
 	var tasksPerPE int
 	cmd := &cobra.Command{
@@ -55,6 +55,7 @@ Workloads:
 		Example: `  twintorus run twin:4x4x4/D --deadlock bubble --traffic uniform --load 0.2
   twintorus run torus:16x8 --deadlock vc --load 0.3 --sizes 70%x1,30%x3 --json
   twintorus run twin:4x2x4/D --deadlock none --traffic pairs:0>8,8>0,1>9,9>1 --load 1
+  twintorus run twin:4x4x4 --routing adaptive --selection 3prio --switch adaptive --load 0.3
   twintorus run torus:8x8x4 --workload alltoall:pairwise:512B --json
   twintorus run torus:8x8x4 --workload graph500 --mapping random --tasks-per-pe 2 --seed 3
   twintorus run twin:4x4x2x2x2/cbest --workload trace:datasets/traces/graph500-64.trace.gz`,
@@ -69,6 +70,22 @@ Workloads:
 			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
+			}
+			if preset != "" {
+				// The preset's values, unless a flag sets one of them.
+				q := p.Params
+				if err := q.ApplyPreset(preset); err != nil {
+					return fmt.Errorf("--switch: %w", err)
+				}
+				for _, f := range []struct {
+					flag     string
+					dst, val *int
+				}{{"port-flits", &p.PortFlits, &q.PortFlits}, {"packet", &p.PacketFlits, &q.PacketFlits}} {
+					if !cmd.Flags().Changed(f.flag) {
+						*f.dst = *f.val
+					}
+				}
+				p.BufferSplit = q.BufferSplit
 			}
 			for _, b := range []struct {
 				flag string
@@ -149,7 +166,9 @@ Workloads:
 	f := cmd.Flags()
 	d := engine.Defaults()
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
-	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, escape for min, adaptive and table")
+	f.StringVar(&p.Selection, "selection", "", "selection function of adaptive routing: "+selectionNames()+", with options, e.g. 3prio:threshold=0.25,reselect=once; default 3prio on twin tori, ref elsewhere")
+	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (a flag given sets its own value); default the 3DT papers'")
+	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
 	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
@@ -179,21 +198,45 @@ Workloads:
 	return cmd
 }
 
-// defaultScheme is the deadlock scheme of the point's routing when none is named.
+// defaultScheme is the deadlock scheme of the point's routing when none is named. It
+// builds the network only when the answer depends on it: building here would allocate
+// a network that the size checks after this are meant to refuse unbuilt.
 func defaultScheme(p experiment.Point) (string, error) {
+	spec, err := topology.Parse(p.Topology)
+	if err != nil {
+		return "", err
+	}
+	var net *topology.Network
+	build := func() (*topology.Network, error) {
+		if net == nil {
+			net, err = topology.Build(spec)
+		}
+		return net, err
+	}
 	name := p.Routing
 	if name == "" {
-		net, err := topology.New(p.Topology)
-		if err != nil {
-			return "", err
+		if fam, ok := topology.LookupFamily(string(spec.Family)); ok && fam.Routing != "" {
+			name = fam.Routing
+		} else {
+			n, err := build()
+			if err != nil {
+				return "", err
+			}
+			name = routing.Default(n)
 		}
-		name = routing.Default(net)
 	}
 	def, _, ok := routing.LookupRouting(name)
 	if !ok {
 		return p.Deadlock, nil // New says what is accepted
 	}
-	return def.Scheme.String(), nil
+	if def.SchemeFor == nil {
+		return def.Scheme.String(), nil
+	}
+	n, err := build()
+	if err != nil {
+		return "", err
+	}
+	return def.DefaultScheme(n).String(), nil
 }
 
 // deadlockStatus is the error that makes a run that stopped on a deadlock exit with
@@ -205,6 +248,22 @@ func deadlockStatus(r *engine.Result) error {
 	return statusError{exitDeadlock, fmt.Errorf("the run stopped on a deadlock at cycle %d (exit status %d)", r.Deadlock.Cycle, exitDeadlock)}
 }
 
+func selectionNames() string {
+	var names []string
+	for _, s := range routing.Selections() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func presetNames() string {
+	var names []string
+	for _, s := range engine.SwitchPresets() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
@@ -214,7 +273,14 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
 	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets)\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count)
 	fmt.Fprintf(tw, "end-to-end latency\tmean %.2f, p99 %.0f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99)
-	fmt.Fprintf(tw, "hops\t%.3f per packet\n", r.Hops)
+	fmt.Fprintf(tw, "hops\t%.3f per packet", r.Hops)
+	if r.InternalHops > 0 {
+		fmt.Fprintf(tw, ", %.3f across internal links", r.InternalHops)
+	}
+	fmt.Fprintln(tw)
+	if r.Selection != "" {
+		fmt.Fprintf(tw, "adaptive\tselection %s: %.1f %% of hops on adaptive channels, %.1f %% on escape channels\n", r.Selection, 100*r.AdaptiveHopsShare, 100*r.EscapeHopsShare)
+	}
 	fmt.Fprintf(tw, "saturated\t%v\n", r.Saturated)
 	fmt.Fprintf(tw, "simulated\t%d cycles, %d flit-hops in %.2f s\n", r.Cycles, r.FlitHops, r.Elapsed)
 	tw.Flush()

@@ -25,5 +25,8 @@
 // the number of cores: workers only add integers. The deadlock checks belong here too:
 // cdg.go for DOR and DORT with their rings (bubble flow control), routecheck.go for any
 // routing function, adaptive and escape routings included (CheckRouting,
-// RequireDeadlockFree).
+// RequireDeadlockFree: Duato's condition, with bubble rings and, for escapes that let
+// packets return, the extended dependency graph). zeroload.go gives the exact zero-load
+// route lengths of a routing with a selection function, and follow.go walks the route
+// of a worked example.
 package analysis

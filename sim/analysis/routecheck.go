@@ -18,8 +18,12 @@ type RoutingReport struct {
 	// channel dependency graph the verdict is about.
 	States, Channels, Dependencies int
 	// Escape is true when the routing offers escape channels: the verdict is then
-	// Duato's, on the escape subnetwork (packets that take it stay on it).
+	// Duato's, on the escape subnetwork (packets that take it stay on it, or, for a
+	// routing that lets them return to adaptive channels, on its extended graph).
 	Escape bool
+	// Rings is the number of bubble-protected rings the graph was contracted by (0
+	// without bubble flow control).
+	Rings int
 	// DeadlockFree is the verdict: no problem and an acyclic graph.
 	DeadlockFree bool
 	// Cycle is one cycle of channels of the graph, when it has one.
@@ -51,13 +55,20 @@ func (r *RoutingReport) CycleString() string {
 //
 // Without escape channels the routing is deadlock-free when that graph is acyclic
 // (Dally and Seitz; for adaptive routing a sufficient condition). When the routing
-// marks escape candidates (Duato's method, routing.Escape), the verdict is about the
-// escape subnetwork: every situation must offer an escape candidate, a packet on the
-// escape channels must be offered only escape channels, and the graph of dependencies
-// between escape channels must be acyclic.
+// marks escape candidates (Duato's method: routing.Escape, routing.Duato), the verdict
+// is about the escape subnetwork: every situation must offer an escape candidate, a
+// packet on the escape channels must be offered only escape channels, and the graph of
+// dependencies between escape channels must be acyclic. A routing whose Sticky method
+// says packets may return from the escape to adaptive channels (adaptive:return) is
+// held to Duato's extended graph instead: it also has an edge from the last escape
+// channel a packet held to every escape channel it may request after adaptive hops
+// (indirect dependencies).
 //
-// Bubble flow control makes rings safe that this graph counts as cycles; check DOR
-// and DORT under the bubble scheme with CheckCDG and their Ring function.
+// Under bubble flow control (a routing with a Ring method and the bubble scheme: DOR,
+// DORT, and Duato's escape), each ring's channels are one node of the graph, as in
+// CheckCDG: every dependency into a ring from outside it (from injection, another ring
+// or an adaptive channel) must carry the bubble condition, and the contracted graph
+// must be acyclic.
 func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (*RoutingReport, error) {
 	rep := &RoutingReport{Routing: rt.Name()}
 	maxVC := 1
@@ -73,7 +84,19 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
 
 	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf,
-		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch)}
+		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true}
+	if st, ok := rt.(interface{ Sticky() bool }); ok && !st.Sticky() {
+		c.sticky, c.seenMap = false, map[[2]int32]uint32{}
+	}
+	if rf, ok := rt.(interface{ Ring(s, p, vc int) int64 }); ok {
+		if sc, ok := rt.(interface{ Scheme() routing.Scheme }); ok && sc.Scheme() == routing.SchemeBubble {
+			c.ring = rf.Ring
+			c.ringOf = make([]int64, nch)
+			for i := range c.ringOf {
+				c.ringOf[i] = -2 // not computed yet
+			}
+		}
+	}
 	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
 		c.vcs[k] = rt.VCs(k)
 	}
@@ -101,29 +124,59 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 		rep.Problem = c.noEscape
 		return rep, nil
 	}
-	// The graph: over escape channels only when the routing has them.
-	slices.Sort(c.edges)
-	c.edges = slices.Compact(c.edges)
-	adj := make([][]int, nch)
+	if c.unprotected != "" {
+		rep.Problem = c.unprotected
+		return rep, nil
+	}
+	// The graph: over escape channels only when the routing has them (from the last
+	// escape channel held, which for sticky routings is the channel held).
+	edges := c.edges
+	if rep.Escape {
+		edges = c.escEdges
+	}
+	slices.Sort(edges)
+	edges = slices.Compact(edges)
 	used := make([]bool, nch)
-	for _, e := range c.edges {
+	for _, e := range edges {
 		a, b := int(e>>32), int(e&0xffffffff)
-		if rep.Escape && (!c.escapeCh[a] || !c.escapeCh[b]) {
-			continue
-		}
-		adj[a] = append(adj[a], b)
 		used[a], used[b] = true, true
 		rep.Dependencies++
 	}
-	for _, u := range used {
-		if u {
-			rep.Channels++
+	// Nodes: a channel, or (bubble flow control) a whole ring.
+	node := make([]int, nch)
+	members := [][]int{}
+	rings := map[int64]int{}
+	for ch, u := range used {
+		if !u {
+			continue
+		}
+		rep.Channels++
+		if r := c.ringOfCh(ch); r >= 0 {
+			g, ok := rings[r]
+			if !ok {
+				g = len(members)
+				rings[r] = g
+				members = append(members, []int{ch})
+			}
+			node[ch] = g
+			continue
+		}
+		node[ch] = len(members)
+		members = append(members, []int{ch})
+	}
+	rep.Rings = len(rings)
+	adj := make([][]int, len(members))
+	for _, e := range edges {
+		a, b := node[int(e>>32)], node[int(e&0xffffffff)]
+		if a != b {
+			adj[a] = append(adj[a], b)
 		}
 	}
 	if cycle := findCycle(adj); cycle != nil {
-		for _, ch := range cycle {
-			g, vc := ch/maxVC, ch%maxVC
-			s, p := c.portOf(g)
+		for _, g := range cycle {
+			ch := members[g][0]
+			gp, vc := ch/maxVC, ch%maxVC
+			s, p := c.portOf(gp)
 			rep.Cycle = append(rep.Cycle, Channel{Switch: s, Port: p, VC: vc, Name: channelName(net, s, p, vc)})
 		}
 		return rep, nil
@@ -161,18 +214,42 @@ type checker struct {
 	stamp    uint32
 	seen     []uint32 // (channel*2 + escaped) -> stamp of the exploration that saw it
 	escapeCh []bool   // channels some escape candidate uses
-	edges    []uint64
-	noEscape string // the first situation without an escape candidate
+	edges    []uint64 // channel held -> channel requested
+	escEdges []uint64 // last escape channel held -> escape channel requested
+	noEscape string   // the first situation without an escape candidate
 	cands    []routing.Candidate
 	stack    []situation
 	ports    []int32 // global port -> switch, built on first use
+	// sticky: packets on escape channels stay on them (else seenMap keys situations
+	// by the last escape channel too).
+	sticky  bool
+	seenMap map[[2]int32]uint32
+	// Bubble flow control: the ring of each channel (-1 none, -2 not computed yet),
+	// and the first dependency into a ring without the bubble condition.
+	ring        func(s, p, vc int) int64
+	ringOf      []int64
+	unprotected string
 }
 
 // situation is a packet at switch s that came in by port in on VC vc (from channel
-// ch of the upstream switch, or -1 from its NIC).
+// ch of the upstream switch, or -1 from its NIC); last is the last escape channel it
+// held (-1 none).
 type situation struct {
-	s, in, vc, ch int32
-	escaped       bool
+	s, in, vc, ch, last int32
+	escaped             bool
+}
+
+// ringOfCh is the bubble ring of channel ch, or -1.
+func (c *checker) ringOfCh(ch int) int64 {
+	if c.ring == nil {
+		return -1
+	}
+	if c.ringOf[ch] == -2 {
+		g, vc := ch/c.maxVC, ch%c.maxVC
+		s, p := c.portOf(g)
+		c.ringOf[ch] = c.ring(s, p, vc)
+	}
+	return c.ringOf[ch]
 }
 
 func (c *checker) portOf(g int) (s, p int) {
@@ -198,7 +275,7 @@ func (c *checker) fail(format string, args ...any) {
 func (c *checker) explore(src, dst int) {
 	net := c.net
 	at := net.Attachment(src)
-	c.stack = append(c.stack[:0], situation{s: at.Switch, in: int32(at.Port), vc: 0, ch: -1})
+	c.stack = append(c.stack[:0], situation{s: at.Switch, in: int32(at.Port), vc: 0, ch: -1, last: -1})
 	for len(c.stack) > 0 && c.rep.Problem == "" {
 		st := c.stack[len(c.stack)-1]
 		c.stack = c.stack[:len(c.stack)-1]
@@ -233,30 +310,62 @@ func (c *checker) explore(src, dst int) {
 				c.fail("at switch %d, a packet for PE %d is offered VC %d of port %s, which has %d", s, dst, cand.VC, net.PortName(s, p), c.vcs[downKind])
 				return
 			}
-			if st.escaped && !cand.Escape {
+			if c.sticky && st.escaped && !cand.Escape {
 				c.fail("at switch %d, a packet on the escape channels (for PE %d) is offered %s vc%d, which is not one", s, dst, net.PortName(s, p), cand.VC)
 				return
 			}
 			ch := c.chanOf(s, p, int(cand.VC))
+			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), last: st.last, escaped: st.escaped || cand.Escape}
 			if cand.Escape {
 				c.rep.Escape, offersEscape = true, true
 				c.escapeCh[ch] = true
+				if st.last >= 0 {
+					c.escEdges = append(c.escEdges, uint64(st.last)<<32|uint64(ch))
+				}
+				next.last = int32(ch)
 			}
 			if st.ch >= 0 {
 				c.edges = append(c.edges, uint64(st.ch)<<32|uint64(ch))
 			}
-			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), escaped: st.escaped || cand.Escape}
-			key := 2 * ch
-			if next.escaped {
-				key++
+			if r := c.ringOfCh(ch); r >= 0 && !cand.Bubble && (st.ch < 0 || c.ringOfCh(int(st.ch)) != r) && c.unprotected == "" {
+				from := "injection"
+				if st.ch >= 0 {
+					g, vc := int(st.ch)/c.maxVC, int(st.ch)%c.maxVC
+					fs, fp := c.portOf(g)
+					from = channelName(net, fs, fp, vc)
+				}
+				c.unprotected = fmt.Sprintf("a packet for PE %d enters the bubble ring of %s from %s without the bubble condition", dst, channelName(net, s, p, int(cand.VC)), from)
 			}
-			if c.seen[key] != c.stamp {
-				c.seen[key] = c.stamp
-				c.stack = append(c.stack, next)
+			if !c.visit(next) {
+				continue
 			}
+			c.stack = append(c.stack, next)
 		}
 		if !offersEscape && c.noEscape == "" {
 			c.noEscape = fmt.Sprintf("at switch %d, a packet for PE %d is offered no escape channel", s, dst)
 		}
 	}
+}
+
+// visit marks a situation seen in the current exploration and reports whether it is
+// new: by (channel, escaped) for sticky routings, by (channel, last escape channel)
+// otherwise.
+func (c *checker) visit(st situation) bool {
+	if !c.sticky {
+		k := [2]int32{st.ch, st.last}
+		if c.seenMap[k] == c.stamp {
+			return false
+		}
+		c.seenMap[k] = c.stamp
+		return true
+	}
+	key := 2 * st.ch
+	if st.escaped {
+		key++
+	}
+	if c.seen[key] == c.stamp {
+		return false
+	}
+	c.seen[key] = c.stamp
+	return true
 }

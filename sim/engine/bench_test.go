@@ -15,7 +15,11 @@ import (
 // steady state (it must be 0).
 func benchSteady(b *testing.B, spec string, scheme routing.Scheme, load float64, p Params) {
 	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
-	e := newRun(b, spec, scheme, "uniform", p)
+	benchEngine(b, newRun(b, spec, scheme, "uniform", p))
+}
+
+// benchEngine warms e up for 5000 cycles, then times ops of 1000 cycles.
+func benchEngine(b *testing.B, e *Engine) {
 	for e.now < 5000 {
 		e.Step()
 	}
@@ -65,6 +69,26 @@ func BenchmarkTorus8x8x8Wormhole(b *testing.B) {
 	p := Defaults()
 	p.Switching = Wormhole
 	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}
+
+// BenchmarkTorus8x8x8Adaptive is BenchmarkTorus8x8x8 under Duato's adaptive routing
+// with the reference selection function: the cost of adaptivity. Same buffer per port
+// (128 flits: 2 dateline escape VCs and 2 adaptive VCs of 32 flits), same traffic.
+func BenchmarkTorus8x8x8Adaptive(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 4, Flits: 32}, Buffer{VCs: 2, Flits: 64}
+	benchAdaptive(b, "torus:8x8x8", "ref", 0.2, p)
+}
+
+// BenchmarkTwin4x4x4AdaptiveSaturated is adaptive routing with 3 priority on the
+// 128-PE 3DT torus beyond saturation (0.6): most heads wait for room every cycle.
+func BenchmarkTwin4x4x4AdaptiveSaturated(b *testing.B) {
+	benchAdaptive(b, "twin:4x4x4", "3prio", 0.6, Defaults())
+}
+
+func benchAdaptive(b *testing.B, spec, selection string, load float64, p Params) {
+	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
+	benchEngine(b, newAdaptive(b, spec, routing.SchemeVC, selection, "uniform", p))
 }
 
 // BenchmarkAlltoall1024 is a closed-loop run from start to finish: a 1024-task

@@ -20,8 +20,13 @@ type Config struct {
 	// Selector picks among several candidates (adaptive routing); nil takes the first
 	// available one.
 	Selector routing.Selector
-	Pattern  traffic.Pattern
-	Sizes    traffic.Sizes // zero: one packet per message
+	// SelectOnce makes a head's selection when it is first routed and keeps it while
+	// the head waits for the chosen output port; the choice is made again only when it
+	// was an adaptive channel that has lost its room. By default (false) a blocked head
+	// selects again every cycle.
+	SelectOnce bool
+	Pattern    traffic.Pattern
+	Sizes      traffic.Sizes // zero: one packet per message
 	// Program, when set, is a closed-loop workload that replaces the open-loop
 	// traffic (Pattern, Sizes and Load are then unused) and ends the run when done.
 	Program Program
@@ -52,6 +57,8 @@ type packet struct {
 	next     int32 // NIC queue or free list link
 	msg      int32
 	hops     int16
+	escHops  int16 // hops on escape channels
+	intHops  int16 // internal-link crossings
 	escaped  bool
 	gen, inj int64
 }
@@ -81,6 +88,10 @@ type vcState struct {
 	route             routing.Candidate
 	routed            bool
 	ramping           bool
+	// cands: the head's candidates are cached (Engine.cands), valid until the head
+	// leaves; nCands is how many.
+	cands  bool
+	nCands uint8
 }
 
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
@@ -116,17 +127,19 @@ type stream struct {
 
 // Engine is one simulation. It is not safe for concurrent use; run one per goroutine.
 type Engine struct {
-	net  *topology.Network
-	rt   routing.Func
-	det  *routing.Deterministic // fast path for deterministic routing, else nil
-	sel  routing.Selector
-	pat  traffic.Pattern
-	size traffic.Sizes
-	inj  traffic.Injection
-	p    Params
-	rng  *rand.Rand
-	now  int64
-	L    uint32 // packet flits
+	net *topology.Network
+	rt  routing.Func
+	det *routing.Deterministic // fast path for deterministic routing, else nil
+	sel routing.Selector
+	// selOnce: a head keeps its selection while it waits (Config.SelectOnce).
+	selOnce bool
+	pat     traffic.Pattern
+	size    traffic.Sizes
+	inj     traffic.Injection
+	p       Params
+	rng     *rand.Rand
+	now     int64
+	L       uint32 // packet flits
 	// packetLevel moves each packet across a switch in one step, with the flits' exact
 	// timing, instead of flit by flit. Virtual cut-through allows it: a packet that
 	// starts never stalls. Wormhole needs the flit level, which tests also use as the
@@ -172,8 +185,13 @@ type Engine struct {
 	allocFrom int64
 	gen       genCalendar
 
-	scratch  []routing.Candidate
-	opts     []routing.Option
+	scratch []routing.Candidate
+	opts    []routing.Option
+	// cands caches each input VC's head candidates (candCap per VC) for routings that
+	// bound their candidates (MaxCandidates): a blocked head is routed once per hop,
+	// not once per cycle it waits.
+	cands    []routing.Candidate
+	candCap  int
 	req      []request
 	best     []int32
 	lastMove int64
@@ -214,9 +232,12 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, pat: cfg.Pattern, size: cfg.Sizes, p: p,
+	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, selOnce: cfg.SelectOnce, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
+	if mc, ok := cfg.Routing.(interface{ MaxCandidates() int }); ok && e.det == nil && mc.MaxCandidates() <= 255 {
+		e.candCap = mc.MaxCandidates()
+	}
 	e.packetLevel = p.Switching == CutThrough
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
 	e.inj = inj
@@ -301,6 +322,9 @@ func (e *Engine) layout() {
 		}
 	}
 	e.vcs = make([]vcState, nvc)
+	if e.candCap > 0 {
+		e.cands = make([]routing.Candidate, nvc*e.candCap)
+	}
 	qtotal := 0
 	for g := range e.ports {
 		ps := &e.ports[g]
@@ -688,7 +712,7 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 	e.queue[vc.qBase+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
 	vc.qLen++
 	if vc.qLen == 1 {
-		vc.routed = false
+		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		e.readyAtCycle(ivc, ready)
 	}
@@ -868,51 +892,143 @@ func (e *Engine) rrBefore(g int, a, b int32, np int) bool {
 }
 
 // choose returns the candidate the head packet of ivc takes now under a general
-// routing function, if any can advance.
+// routing function, if any can advance. With several candidates the selection function
+// picks one among those whose downstream VC has room (again every cycle the head is
+// blocked, or once: Config.SelectOnce).
 func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, bool) {
+	vc := &e.vcs[ivc]
+	if e.selOnce && vc.routed {
+		c := vc.route
+		g := base + int(c.Port)
+		if e.canAdvance(g, c) {
+			return c, true
+		}
+		if c.Escape || e.hasRoom(g, c) {
+			return c, false // wait for the chosen channel
+		}
+		vc.routed = false // an adaptive channel that lost its room: select again
+	}
+	cands := e.candidates(s, q, ivc, pi, base)
+	if len(cands) == 1 {
+		c := cands[0]
+		if e.selOnce {
+			vc.route, vc.routed = c, true
+		}
+		return c, e.canAdvance(base+int(c.Port), c)
+	}
+	if !e.selOnce {
+		// Blocked heads are routed again every cycle, most of them with no room
+		// anywhere in saturation: find that out before building the options.
+		room := false
+		for _, c := range cands {
+			if e.hasRoom(base+int(c.Port), c) {
+				room = true
+				break
+			}
+		}
+		if !room {
+			return routing.Candidate{}, false // wait, select next cycle
+		}
+	}
+	if cap(e.opts) < len(cands) {
+		e.opts = make([]routing.Option, len(cands))
+	}
+	e.opts = e.opts[:len(cands)]
+	for i, c := range cands {
+		g := base + int(c.Port)
+		o := &e.opts[i]
+		*o = routing.Option{Candidate: c, Room: true}
+		if d := e.ports[g].down; d >= 0 {
+			dvc := d + int32(c.VC)
+			free := e.freeView(g, dvc)
+			o.Credits, o.Capacity = int(free), int(e.vcs[dvc].capacity)
+			o.Room = e.roomFor(free, dvc, c.Bubble)
+		}
+		o.Available = o.Room && e.ports[g].outBusy <= e.now
+	}
+	if e.sel == nil {
+		for i := range e.opts {
+			if e.opts[i].Available {
+				return e.opts[i].Candidate, true
+			}
+		}
+		return routing.Candidate{}, false
+	}
+	i := e.sel.Select(s, q, e.opts)
+	if i < 0 || i >= len(e.opts) {
+		return routing.Candidate{}, false
+	}
+	if e.selOnce {
+		vc.route, vc.routed = e.opts[i].Candidate, true
+	}
+	return e.opts[i].Candidate, e.opts[i].Available
+}
+
+// candidates are the routing's candidates for the head packet pi of input VC ivc, from
+// the cache when the routing bounds them (they depend on nothing that changes while
+// the head waits).
+func (e *Engine) candidates(s, q int, ivc, pi int32, base int) []routing.Candidate {
+	vc := &e.vcs[ivc]
+	if e.candCap > 0 && vc.cands {
+		i := int(ivc) * e.candCap
+		return e.cands[i : i+int(vc.nCands)]
+	}
 	pk := &e.pk[pi]
 	inVC := int(ivc - e.ports[base+q].vc0)
 	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
-	if len(e.scratch) == 1 {
-		c := e.scratch[0]
-		return c, e.canAdvance(base+int(c.Port), c)
+	if e.candCap > 0 && len(e.scratch) <= e.candCap {
+		i := int(ivc) * e.candCap
+		vc.nCands = uint8(copy(e.cands[i:i+e.candCap], e.scratch))
+		vc.cands = true
 	}
-	e.opts = e.opts[:0]
-	avail := false
-	for _, c := range e.scratch {
-		g := base + int(c.Port)
-		o := routing.Option{Candidate: c, Available: e.canAdvance(g, c)}
-		if d := e.ports[g].down; d >= 0 {
-			dv := &e.vcs[d+int32(c.VC)]
-			o.Credits, o.Capacity = int(e.free(dv)), int(dv.capacity)
+	return e.scratch
+}
+
+// hasRoom reports whether the downstream VC of candidate c through output port g has
+// room for the packet (a NIC always has).
+func (e *Engine) hasRoom(g int, c routing.Candidate) bool {
+	ps := &e.ports[g]
+	if ps.down < 0 {
+		return true
+	}
+	dvc := ps.down + int32(c.VC)
+	return e.roomFor(e.freeView(g, dvc), dvc, c.Bubble)
+}
+
+// freeView is the free room of downstream VC dvc (through output port g) as a
+// selection function sees it: the sender's credits, with the remaining flits of a
+// packet still streaming into it at the flit level counted as sent, as the packet
+// level has them. Selection then does not depend on which level runs.
+func (e *Engine) freeView(g int, dvc int32) int32 {
+	f := e.free(&e.vcs[dvc])
+	if op := &e.ports[g]; !e.packetLevel && e.wh == nil && op.outBusy > e.now && op.owner >= 0 {
+		if st := &e.inStream[op.owner]; st.dvc == dvc {
+			f -= int32(e.L) - int32(e.vcs[st.ivc].headSent)
 		}
-		avail = avail || o.Available
-		e.opts = append(e.opts, o)
 	}
-	if !avail {
-		return routing.Candidate{}, false
-	}
-	i := 0
-	if e.sel != nil {
-		i = e.sel.Select(s, q, e.opts)
-	} else {
-		for !e.opts[i].Available {
-			i++
+	return f
+}
+
+// roomFor is room for a downstream VC with free flits free: the whole packet (two
+// when the bubble condition applies) under virtual cut-through; under wormhole one
+// flit, in a VC that no other packet holds.
+func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
+	need := int32(e.L)
+	if e.wh != nil {
+		if e.wh.heldBy[dvc] >= 0 {
+			return false
 		}
+		need = 1
 	}
-	if i < 0 || i >= len(e.opts) || !e.opts[i].Available {
-		return routing.Candidate{}, false
+	if bubble {
+		need *= 2
 	}
-	return e.opts[i].Candidate, true
+	return free >= need && e.vcs[dvc].qLen < e.vcs[dvc].qCap
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
 func (e *Engine) canAdvance(g int, c routing.Candidate) bool {
-	ps := &e.ports[g]
-	if ps.outBusy > e.now {
-		return false
-	}
-	return ps.down < 0 || e.room(&e.vcs[ps.down+int32(c.VC)], c.Bubble) // a NIC takes a flit per cycle
+	return e.ports[g].outBusy <= e.now && e.hasRoom(g, c) // a NIC takes a flit per cycle
 }
 
 // room reports whether downstream VC dv can take a packet now: the whole packet under
@@ -949,9 +1065,7 @@ func (e *Engine) start(base, np int, r request) {
 	if op.outRR = int16(r.in) + 1; int(op.outRR) == np {
 		op.outRR = 0
 	}
-	if r.cand.Escape {
-		e.pk[st.pkt].escaped = true
-	}
+	e.countHop(st.pkt, r.cand, op)
 	if !e.packetLevel {
 		ip.inBusy, op.outBusy = math.MaxInt64, math.MaxInt64 // until the tail has left
 		e.streams = append(e.streams, int32(in))
@@ -991,6 +1105,25 @@ func (e *Engine) start(base, np int, r request) {
 	}
 }
 
+// countHop records a packet's hop on candidate c through output port op: whether it
+// took an escape channel (from then on it stays there, under the papers' rule) and
+// whether it crossed an internal link.
+func (e *Engine) countHop(pi int32, c routing.Candidate, op *portState) {
+	pk := &e.pk[pi]
+	if c.Escape {
+		pk.escaped = true
+	}
+	if op.down < 0 {
+		return
+	}
+	if c.Escape {
+		pk.escHops++
+	}
+	if op.kind == topology.Internal {
+		pk.intHops++
+	}
+}
+
 // popHead removes the head packet of ivc, which has left (packet level) or whose tail
 // has left (flit level); the next packet may leave from cycle free on.
 func (e *Engine) popHead(ivc int32, free int64) {
@@ -999,7 +1132,7 @@ func (e *Engine) popHead(ivc int32, free int64) {
 		vc.qHead = 0
 	}
 	vc.qLen--
-	vc.routed = false
+	vc.routed, vc.cands = false, false
 	if vc.qLen > 0 {
 		head := e.queue[vc.qBase+int32(vc.qHead)]
 		vc.ready, vc.headPkt = max(e.readyAt(head), free), head.pkt

@@ -28,11 +28,18 @@ func newRun(t testing.TB, spec string, scheme routing.Scheme, pattern string, p 
 	if err != nil {
 		t.Fatal(err)
 	}
-	pat, err := traffic.ParsePattern(pattern, net)
+	return newEngine(t, Config{Net: net, Routing: rt, Params: p}, pattern)
+}
+
+// newEngine builds an engine from cfg with a traffic pattern for its network.
+func newEngine(t testing.TB, cfg Config, pattern string) *Engine {
+	t.Helper()
+	pat, err := traffic.ParsePattern(pattern, cfg.Net)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: p})
+	cfg.Pattern = pat
+	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,17 +176,10 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 	}{{"torus:8x8", 0.6}, {"twin:4x4x4/A", 0.5}, {"mesh:4x4", 0.7}} {
 		run := func(everyCycle bool) *Result {
 			p := params(c.load, 500, 3000, 11)
-			p.Switching = Wormhole
-			p.Channels = true
-			p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+			smallWormhole(&p)
 			e := newRun(t, c.spec, routing.SchemeVC, "uniform", p)
 			e.allocEveryCycle = everyCycle
-			r, err := e.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Elapsed = 0
-			return r
+			return runClean(t, e)
 		}
 		if d := diffFields(*run(false), *run(true)); d != "" {
 			t.Errorf("%s wormhole load %g: wake-ups differ from the plain model in %s", c.spec, c.load, d)
@@ -211,6 +211,24 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smallWormhole is the wormhole switch of the shortcut tests: 3-flit VCs, channel loads kept.
+func smallWormhole(p *Params) {
+	p.Switching = Wormhole
+	p.Channels = true
+	p.External, p.Terminal, p.Internal = Buffer{VCs: 4, Flits: 3}, Buffer{VCs: 2, Flits: 3}, Buffer{VCs: 8, Flits: 3}
+}
+
+// runClean runs e to its end and clears the wall time, so results compare exactly.
+func runClean(t testing.TB, e *Engine) *Result {
+	t.Helper()
+	r, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Elapsed = 0
+	return r
 }
 
 // diffFields names the fields in which two results differ, with both values.

@@ -103,6 +103,11 @@ type Params struct {
 	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
 	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
+	// BufferSplit is how PortFlits is split among the VCs when no buffer is given: ""
+	// (the 3DT papers': the VCs the routing needs rounded up to a power of two, at
+	// least four under the VC scheme and on internal links) or "equal" (paper (b):
+	// exactly the VCs the routing uses, equal shares).
+	BufferSplit string `yaml:"buffer_split,omitempty" json:"buffer_split,omitempty"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -184,6 +189,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 		need := needs(c.kind)
 		if *c.buf == (Buffer{}) {
 			*c.buf = DefaultBuffer(c.kind, need, scheme, p.PortFlits)
+			if p.BufferSplit == SplitEqual {
+				*c.buf = Buffer{VCs: max(need, 1), Flits: p.PortFlits / max(need, 1)}
+			}
 			if c.buf.Flits < 1 {
 				return fmt.Errorf("%s ports: %d flits per port split among %d VCs leave VCs of 0 flits; accepted are at least %d flits per port (port_flits), or explicit buffers", c.kind, p.PortFlits, c.buf.VCs, c.buf.VCs)
 			}
@@ -232,6 +240,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
 	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:
 		return fmt.Errorf("%d flits per port: accepted are 1 to %d", p.PortFlits, MaxPortFlits)
+	case p.BufferSplit != "" && p.BufferSplit != SplitEqual:
+		return fmt.Errorf("buffer split %q: accepted are %q (the papers' default) and %q", p.BufferSplit, "", SplitEqual)
 	case p.Load < 0:
 		return fmt.Errorf("offered load %g: it must be at least 0 flits/cycle/PE", p.Load)
 	case p.Warmup < 0 || p.Measure < 1:
@@ -244,6 +254,39 @@ func (p *Params) validate() error {
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
 	return nil
+}
+
+// SplitEqual is the buffer split of paper (b): every input port's PortFlits shared
+// equally by exactly the VCs the routing uses.
+const SplitEqual = "equal"
+
+// SwitchPreset is a named switch model: the parameters a paper's switch fixes.
+type SwitchPreset struct {
+	Name, Summary string
+	Apply         func(p *Params)
+}
+
+// SwitchPresets lists the named switch models. The defaults are the 3DT papers'.
+func SwitchPresets() []SwitchPreset {
+	return []SwitchPreset{
+		{"3dt", "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
+			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 128, "", 4 }},
+		{"adaptive", "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
+			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4 }},
+	}
+}
+
+// ApplyPreset sets the parameters of a named switch model.
+func (p *Params) ApplyPreset(name string) error {
+	var names []string
+	for _, sp := range SwitchPresets() {
+		if sp.Name == strings.ToLower(strings.TrimSpace(name)) {
+			sp.Apply(p)
+			return nil
+		}
+		names = append(names, sp.Name)
+	}
+	return fmt.Errorf("unknown switch preset %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
 // ModelVersion is the revision of the simulation model: bump it whenever a change to

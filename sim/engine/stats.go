@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -116,6 +117,7 @@ type meter struct {
 	genFlits, genPackets int64
 	delFlits, delPackets int64
 	hops                 int64
+	escHops, intHops     int64 // hops on escape channels, internal-link crossings
 	flitHops             int64 // whole run
 	genAll, ejectAll     int64 // flits queued at the sources and ejected, whole run
 	netLat, e2eLat       Histogram
@@ -155,6 +157,8 @@ func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen 
 	m.delPackets++
 	m.delFlits += int64(e.L)
 	m.hops += int64(pk.hops)
+	m.escHops += int64(pk.escHops)
+	m.intHops += int64(pk.intHops)
 	m.netLat.Add(at - pk.inj)
 	m.e2eLat.Add(at - pk.gen)
 	if msgDone {
@@ -175,12 +179,22 @@ type Result struct {
 	// LatencyNetwork runs from the NIC sending the head flit to the tail reaching the
 	// destination NIC; LatencyE2E adds the wait in the source queue; LatencyMessage
 	// runs from a message's generation to the delivery of its last packet.
-	LatencyNetwork Stats     `json:"latency_network"`
-	LatencyE2E     Stats     `json:"latency_e2e"`
-	LatencyMessage Stats     `json:"latency_message"`
-	Hops           float64   `json:"hops"` // switch-to-switch hops per packet, internal links included
-	Saturated      bool      `json:"saturated"`
-	Deadlock       *Deadlock `json:"deadlock"`
+	LatencyNetwork Stats   `json:"latency_network"`
+	LatencyE2E     Stats   `json:"latency_e2e"`
+	LatencyMessage Stats   `json:"latency_message"`
+	Hops           float64 `json:"hops"` // switch-to-switch hops per packet, internal links included
+	// Selection is the selection function of a routing that offers several candidates
+	// ("" when it offers one: DOR, DORT, up*/down*).
+	Selection string `json:"selection,omitempty"`
+	// AdaptiveHopsShare and EscapeHopsShare are the shares of the hops taken on
+	// adaptive channels (those of a routing with a choice that are not escape
+	// channels) and on escape channels; InternalHops is the internal-link crossings
+	// per packet. All over the packets delivered in the window.
+	AdaptiveHopsShare float64   `json:"adaptive_hops_share"`
+	EscapeHopsShare   float64   `json:"escape_hops_share"`
+	InternalHops      float64   `json:"internal_hops"`
+	Saturated         bool      `json:"saturated"`
+	Deadlock          *Deadlock `json:"deadlock"`
 
 	FlitHops int64   `json:"flit_hops"` // flits moved over switch-to-switch links, whole run
 	Cycles   int64   `json:"cycles"`
@@ -238,8 +252,21 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	if e.net.IsTwin() {
 		r.Buffers += ", internal " + e.p.Internal.String()
 	}
+	if routing.Selects(e.rt) {
+		r.Selection = "first"
+		if n, ok := e.sel.(interface{ String() string }); ok {
+			r.Selection = n.String()
+		}
+		if m.hops > 0 {
+			r.AdaptiveHopsShare = float64(m.hops-m.escHops) / float64(m.hops)
+		}
+	}
+	if m.hops > 0 {
+		r.EscapeHopsShare = float64(m.escHops) / float64(m.hops)
+	}
+	r.InternalHops = float64(m.intHops) / math.Max(1, float64(m.delPackets))
 	if m.delPackets == 0 {
-		r.Hops = math.NaN()
+		r.Hops, r.InternalHops, r.AdaptiveHopsShare, r.EscapeHopsShare = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	}
 	slack := float64(4*e.L) * pes
 	r.Saturated = e.dl != nil || float64(m.genFlits-m.delFlits) > e.p.SaturationTolerance*float64(m.genFlits)+slack

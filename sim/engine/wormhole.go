@@ -103,9 +103,7 @@ func (e *Engine) allocateWormhole(s int) {
 			dvc := op.down + int32(r.cand.VC)
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
 		}
-		if r.cand.Escape {
-			e.pk[e.vcs[r.ivc].headPkt].escaped = true
-		}
+		e.countHop(e.vcs[r.ivc].headPkt, r.cand, op)
 		w.active = append(w.active, r.ivc)
 	}
 	if blocked {

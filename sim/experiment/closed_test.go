@@ -299,7 +299,7 @@ func TestClosedLoopSummaryCSV(t *testing.T) {
 	if err := WriteSummaryCSV(&b, sums, spec.Metrics); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), "curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,workload,mapping,load,n,saturated,execution_cycles_mean,") {
+	if !strings.HasPrefix(b.String(), "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,workload,mapping,load,n,saturated,execution_cycles_mean,") {
 		t.Errorf("header %.200s", b.String())
 	}
 	back, err := ReadSummaryCSV(strings.NewReader(b.String()))

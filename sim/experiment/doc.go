@@ -13,8 +13,9 @@
 //
 //	name: fig7                               # a label
 //	topologies: [twin:4x4x4/A, twin:4x4x4/D] # topology spec strings
-//	routing: dort                            # optional: dor or dort; default by family
+//	routing: [dort, adaptive]                # optional: routing.Routings() names; default by family
 //	deadlock: [bubble, vc]                   # default bubble
+//	selection: [rr, 3prio]                   # selection functions of adaptive routings; default theirs
 //	tie: plus                                # DOR at distance k/2: plus (default) or minus
 //	traffic: uniform                         # traffic.Grammar patterns; default uniform
 //	sizes: ["1", "70%x1,30%x3"]              # message sizes in packets; default 1
@@ -28,7 +29,9 @@
 //	metrics: [accepted, latency_network_mean] # summarised; default DefaultMetrics()
 //
 // Every axis takes one value or a list. The curves are the product of the axes, in the
-// order above, the last varying fastest; each curve runs at every load with every
+// order above (selection after deadlock, since whether a routing selects depends on
+// its scheme; a routing that offers one candidate per hop makes one curve whatever
+// the selection axis lists), the last varying fastest; each curve runs at every load with every
 // seed. Instead of a list, the load axis may be a saturation search:
 //
 //	loads:

@@ -189,6 +189,7 @@ func FuzzReadSummaryCSV(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,load,n,saturated\nc,k,t,r,d,x,u,1,0.5,2,1\n"))
+	f.Add([]byte("curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high\nc,k,t,adaptive,3prio,vc,plus,u,1,0.5,2,1,0.4,0.01,0.3,0.5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sums, err := ReadSummaryCSV(bytes.NewReader(data))
 		if err != nil {

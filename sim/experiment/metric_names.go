@@ -27,6 +27,11 @@ const (
 	LatencyMessageP99  MetricName = "latency_message_p99"
 	LatencyMessageMax  MetricName = "latency_message_max"
 	Hops               MetricName = "hops"
+	// InternalHops is internal-link crossings per packet; AdaptiveHopsShare and
+	// EscapeHopsShare the shares of hops on adaptive and on escape channels.
+	InternalHops      MetricName = "internal_hops"
+	AdaptiveHopsShare MetricName = "adaptive_hops_share"
+	EscapeHopsShare   MetricName = "escape_hops_share"
 	// Saturated summarises as the share of replications that saturated.
 	Saturated        MetricName = "saturated"
 	Deadlocked       MetricName = "deadlocked"

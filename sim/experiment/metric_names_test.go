@@ -11,7 +11,7 @@ import (
 func TestMetricNamesCoverEveryMetric(t *testing.T) {
 	typed := []MetricName{Offered, Accepted, LatencyNetworkMean, LatencyNetworkP50, LatencyNetworkP90, LatencyNetworkP99,
 		LatencyNetworkMax, LatencyE2EMean, LatencyE2EP50, LatencyE2EP90, LatencyE2EP99, LatencyE2EMax, LatencyMessageMean,
-		LatencyMessageP50, LatencyMessageP90, LatencyMessageP99, LatencyMessageMax, Hops, Saturated, Deadlocked, FlitHops,
+		LatencyMessageP50, LatencyMessageP90, LatencyMessageP99, LatencyMessageMax, Hops, InternalHops, AdaptiveHopsShare, EscapeHopsShare, Saturated, Deadlocked, FlitHops,
 		PacketsGenerated, PacketsDelivered, ExternalUtilMean, ExternalUtilMax, InternalUtilMean, InternalUtilMax,
 		ExecutionCycles, LatencyNetworkFlitMean, LatencyNetworkFlitP99, LatencyE2EFlitMean, LatencyE2EFlitP99,
 		SwitchUtilisation, SwitchUtilisationMax, Messages, LocalMessages, Bytes}

@@ -426,6 +426,7 @@ type specYAML struct {
 	Name       string   `yaml:"name,omitempty"`
 	Topologies []string `yaml:"topologies,flow"`
 	Routing    []string `yaml:"routing,omitempty,flow"`
+	Selection  []string `yaml:"selection,omitempty,flow"`
 	Deadlock   []string `yaml:"deadlock,flow"`
 	Tie        []string `yaml:"tie,flow"`
 	Traffic    []string `yaml:"traffic,omitempty,flow"`
@@ -459,7 +460,7 @@ func (s Spec) MarshalYAML() (any, error) {
 		}
 	}
 	eng.Content = kept
-	out := specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Deadlock: s.Deadlock, Tie: s.Tie,
+	out := specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Selection: s.Selection, Deadlock: s.Deadlock, Tie: s.Tie,
 		Traffic: s.Traffic, Sizes: s.Sizes, Workload: s.Workload, Mapping: s.Mapping, FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles,
 		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}
 	if s.closed() {

@@ -18,11 +18,15 @@ type Point struct {
 	Topology string `yaml:"topology" json:"topology"`
 	// Routing is a routing.Routings name (dor, dort, min, adaptive, updown,
 	// table:PATH); empty picks the network's default (routing.Default).
-	Routing  string `yaml:"routing" json:"routing"`
-	Deadlock string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
-	Tie      string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
-	Traffic  string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
-	Sizes    string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	Routing string `yaml:"routing" json:"routing"`
+	// Selection is the selection function of a routing that offers several candidates
+	// (routing.ParseSelection: rr, nointernal, 2prio, 3prio, ref, first, random, with
+	// options); empty picks the routing's default (3prio for adaptive on twin tori).
+	Selection string `yaml:"selection,omitempty" json:"selection,omitempty"`
+	Deadlock  string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
+	Tie       string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
+	Traffic   string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
+	Sizes     string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
 	// Workload, when set, is a closed-loop workload (workload.Grammar) run to its end
 	// instead of Traffic and Sizes at a Load; see ClosedLoop.
 	Workload string `yaml:"workload,omitempty" json:"workload,omitempty"`
@@ -113,7 +117,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if def, _, _ := routing.LookupRouting(name); def.Checked && scheme == routing.SchemeNone {
+	if def, _, _ := routing.LookupRouting(name); def.Checked && (scheme == routing.SchemeNone || !declaredFree(rt)) {
 		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
 			return cfg, err
@@ -130,7 +134,7 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 // anything with the escape) must first pass analysis.RequireDeadlockFree, which
 // names the cycle when it refuses.
 func (p Point) BuildWith(net *topology.Network, rt routing.Func) (*engine.Engine, error) {
-	if df, ok := rt.(interface{ DeadlockFree() bool }); !ok || !df.DeadlockFree() {
+	if !declaredFree(rt) {
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
 			return nil, err
 		}
@@ -151,23 +155,52 @@ func (p Point) RunWith(ctx context.Context, net *topology.Network, rt routing.Fu
 	return e.Run(ctx)
 }
 
+// declaredFree reports whether a routing declares itself deadlock-free by construction.
+func declaredFree(rt routing.Func) bool {
+	df, ok := rt.(interface{ DeadlockFree() bool })
+	return ok && df.DeadlockFree()
+}
+
 // engineConfig makes what the point's engine is built from, on a network and routing.
 func (p Point) engineConfig(net *topology.Network, rt routing.Func, memoryLimit int64) (engine.Config, error) {
-	if p.ClosedLoop() {
-		return p.closedConfig(engine.Config{Net: net, Routing: rt, Params: p.Params, MemoryLimit: memoryLimit})
-	}
-	var cfg engine.Config
-	pat, err := traffic.ParsePattern(p.Traffic, net)
-	if err != nil {
+	cfg := engine.Config{Net: net, Routing: rt, Params: p.Params, MemoryLimit: memoryLimit}
+	var err error
+	if cfg.Selector, cfg.SelectOnce, err = p.selector(net, rt); err != nil {
 		return cfg, err
 	}
-	var sizes traffic.Sizes
+	if p.ClosedLoop() {
+		return p.closedConfig(cfg)
+	}
+	if cfg.Pattern, err = traffic.ParsePattern(p.Traffic, net); err != nil {
+		return cfg, err
+	}
 	if strings.TrimSpace(p.Sizes) != "" {
-		if sizes, err = traffic.ParseSizes(p.Sizes); err != nil {
+		if cfg.Sizes, err = traffic.ParseSizes(p.Sizes); err != nil {
 			return cfg, err
 		}
 	}
-	return engine.Config{Net: net, Routing: rt, Pattern: pat, Sizes: sizes, Params: p.Params, MemoryLimit: memoryLimit}, nil
+	return cfg, nil
+}
+
+// selector makes the point's selection function for its routing: nil for the
+// engine's own first-available rule, which is the default of the table routings.
+func (p Point) selector(net *topology.Network, rt routing.Func) (routing.Selector, bool, error) {
+	sel, err := routing.ParseSelection(p.Selection)
+	if err != nil {
+		return nil, false, err
+	}
+	if !routing.Selects(rt) {
+		if sel.Name != "" {
+			return nil, false, fmt.Errorf("selection %s: routing %s offers one candidate per hop, so no selection function applies; use adaptive routing", sel, rt.Name())
+		}
+		return nil, false, nil
+	}
+	sel = sel.Resolve(rt)
+	if sel == (routing.Selection{Name: "first"}) {
+		return nil, false, nil
+	}
+	s, err := sel.New(net, p.Seed)
+	return s, sel.Once, err
 }
 
 // Run builds and runs the point.

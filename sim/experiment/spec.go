@@ -34,12 +34,17 @@ type Spec struct {
 	// Name labels the experiment (Slurm job names, reports); it does not change results.
 	Name       string   `yaml:"name,omitempty" json:"name,omitempty"`
 	Topologies []string `yaml:"topologies" json:"topologies"`
-	// Routing lists routing names (dor, dort); empty means the family's default.
-	Routing  []string `yaml:"routing,omitempty" json:"routing,omitempty"`
-	Deadlock []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
-	Tie      []string `yaml:"tie" json:"tie"`           // plus, minus
-	Traffic  []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
-	Sizes    []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Routing lists routing names (dor, dort, adaptive, ...); empty means the family's
+	// default.
+	Routing []string `yaml:"routing,omitempty" json:"routing,omitempty"`
+	// Selection lists selection functions (routing.ParseSelection) for the routings
+	// that offer several candidates; empty means each routing's default. Routings
+	// that offer one (DOR, DORT) make one curve whatever this lists.
+	Selection []string `yaml:"selection,omitempty" json:"selection,omitempty"`
+	Deadlock  []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
+	Tie       []string `yaml:"tie" json:"tie"`           // plus, minus
+	Traffic   []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
+	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
 	// Workload, when set, makes the spec closed-loop: each curve runs one of these
 	// workloads (workload.Grammar) to its end instead of traffic and sizes at loads;
 	// there is then no traffic, sizes or loads axis. Mapping places the tasks
@@ -190,7 +195,8 @@ func (s Spec) Validate() error {
 }
 
 // Curves validates the spec and expands its axes into curves, in expansion order:
-// topologies, then routing, deadlock, tie, traffic and sizes, the last varying fastest.
+// topologies, then routing, deadlock, selection, tie, traffic and sizes, the last
+// varying fastest.
 func (s Spec) Curves() ([]Curve, error) {
 	if s.closed() && (s.Loads.Values != nil || s.Loads.Auto != nil || s.PastSaturation != 0) {
 		key := "loads"
@@ -290,46 +296,55 @@ func (s Spec) Curves() ([]Curve, error) {
 			if name == "" {
 				name = routing.Default(net)
 			}
-			for _, scheme := range schemes {
-				if _, err := routing.New(name, net, scheme, routing.TiePlus); err != nil {
+			rts := make([]routing.Func, len(schemes))
+			for i, scheme := range schemes {
+				rt, err := routing.New(name, net, scheme, routing.TiePlus)
+				if err != nil {
 					return nil, s.errAt(item("routing", ri), err)
 				}
+				rts[i] = rt
 			}
 			for di, scheme := range schemes {
-				for xi := range ties {
-					// The traffic axes (open loop) or the workload axes (closed loop), with
-					// the key to blame when the point does not build.
-					type variant struct {
-						p     Point
-						where string
-					}
-					var variants []variant
-					for _, pat := range patterns {
-						for _, sz := range sizes {
-							variants = append(variants, variant{Point{Traffic: pat, Sizes: sz}, item("deadlock", di)})
+				selections, err := s.selections(rts[di])
+				if err != nil {
+					return nil, err
+				}
+				for _, sel := range selections {
+					for xi := range ties {
+						// The traffic axes (open loop) or the workload axes (closed loop), with
+						// the key to blame when the point does not build.
+						type variant struct {
+							p     Point
+							where string
 						}
-					}
-					for i, c := range loops {
-						variants = append(variants, variant{Point{Workload: c.workload, Mapping: c.mapping, TraceSHA256: c.trace,
-							FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles}, item("workload", i/len(s.Mapping))})
-					}
-					for _, v := range variants {
-						p := v.p
-						p.Topology, p.Routing, p.Deadlock, p.Tie, p.Params = net.String(), name, scheme.String(), tieName(ties[xi]), s.Engine
-						key := p.Key()
-						if j, dup := seen[key]; dup {
-							return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
-						}
-						if err := p.Check(); err != nil {
-							where := "engine"
-							if !s.has(where) || p.ClosedLoop() {
-								where = v.where
+						var variants []variant
+						for _, pat := range patterns {
+							for _, sz := range sizes {
+								variants = append(variants, variant{Point{Traffic: pat, Sizes: sz}, item("deadlock", di)})
 							}
-							msg := strings.TrimPrefix(err.Error(), "engine: ")
-							return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
 						}
-						seen[key] = len(curves)
-						curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
+						for i, c := range loops {
+							variants = append(variants, variant{Point{Workload: c.workload, Mapping: c.mapping, TraceSHA256: c.trace,
+								FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles}, item("workload", i/len(s.Mapping))})
+						}
+						for _, v := range variants {
+							p := v.p
+							p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Params = net.String(), name, sel, scheme.String(), tieName(ties[xi]), s.Engine
+							key := p.Key()
+							if j, dup := seen[key]; dup {
+								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
+							}
+							if err := p.Check(); err != nil {
+								where := "engine"
+								if !s.has(where) || p.ClosedLoop() {
+									where = v.where
+								}
+								msg := strings.TrimPrefix(err.Error(), "engine: ")
+								return nil, s.errAt(where, fmt.Errorf("%s: %s", curveName(p), msg))
+							}
+							seen[key] = len(curves)
+							curves = append(curves, Curve{Index: len(curves), Name: curveName(p), Key: key[:16], Point: p})
+						}
 					}
 				}
 			}
@@ -339,6 +354,32 @@ func (s Spec) Curves() ([]Curve, error) {
 		return nil, s.errAt("loads", fmt.Errorf("%d curves × %d loads × %d seeds is more than %d simulations", len(curves), len(s.loadValues()), s.Seeds, MaxJobs))
 	}
 	return curves, nil
+}
+
+// selections are the canonical selection functions of the spec's selection axis for
+// a routing: each resolved against the routing's default, or just "" for a routing
+// that offers one candidate per hop.
+func (s Spec) selections(rt routing.Func) ([]string, error) {
+	if !routing.Selects(rt) {
+		return []string{""}, nil
+	}
+	list := s.Selection
+	if len(list) == 0 {
+		list = []string{""}
+	}
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		sel, err := routing.ParseSelection(v)
+		if err != nil {
+			return nil, s.errAt(item("selection", i), err)
+		}
+		c := sel.Resolve(rt).String()
+		if slices.Contains(out, c) {
+			return nil, s.errAt(item("selection", i), fmt.Errorf("%s is listed twice for routing %s", c, rt.Name()))
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // network builds a topology of the spec, unless a run on it could not fit in the
@@ -501,6 +542,9 @@ func curveName(p Point) string {
 	}
 	if def := defaultRouting(p.Topology); p.Routing != def && def != "" {
 		parts = append(parts, p.Routing)
+	}
+	if p.Selection != "" {
+		parts = append(parts, p.Selection)
 	}
 	return strings.Join(parts, " ")
 }

@@ -198,6 +198,7 @@ func TestSpecYAMLHasEveryKey(t *testing.T) {
 	s := NewSpec("torus:4x4", "mesh:4x4")
 	s.Name = "every key"
 	s.Routing = []string{"dor"}
+	s.Selection = []string{"3prio"}
 	s.Deadlock = []string{"vc", "bubble"}
 	s.Tie = []string{"minus"}
 	s.Traffic = []string{"uniform", "transpose"}

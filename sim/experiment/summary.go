@@ -240,7 +240,7 @@ func Lines(summaries []Summary, metric string) []Line {
 	return out
 }
 
-// SortRecords orders records canonically: by topology, routing, deadlock scheme, tie
+// SortRecords orders records canonically: by topology, routing, selection, deadlock scheme, tie
 // rule, traffic and sizes, then the rest of the curve (its key), load and seed.
 func SortRecords(records []Record) {
 	ck := make([]string, len(records))
@@ -254,6 +254,7 @@ func SortRecords(records []Record) {
 		return cmp.Or(
 			cmp.Compare(p.Topology, q.Topology),
 			cmp.Compare(p.Routing, q.Routing),
+			cmp.Compare(p.Selection, q.Selection),
 			cmp.Compare(p.Deadlock, q.Deadlock),
 			cmp.Compare(p.Tie, q.Tie),
 			cmp.Compare(p.Traffic, q.Traffic),

@@ -21,10 +21,7 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		return nil, fmt.Errorf("read summary CSV: no header")
 	}
 	head := rows[0]
-	fixed := summaryColumns(false)
-	if closed := summaryColumns(true); len(head) >= len(closed) && strings.Join(head[:len(closed)], ",") == strings.Join(closed, ",") {
-		fixed = closed
-	}
+	fixed := summaryLayout(head)
 	if len(head) < len(fixed) || strings.Join(head[:len(fixed)], ",") != strings.Join(fixed, ",") || (len(head)-len(fixed))%4 != 0 {
 		return nil, fmt.Errorf("read summary CSV: header %q is not a summary table (want %s, then four columns per metric)", strings.Join(head, ","), strings.Join(fixed, ","))
 	}
@@ -48,7 +45,10 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 			return v, nil
 		}
 		s := Summary{Curve: row[0], CurveKey: row[1], Estimates: map[string]Estimate{}}
-		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[4], Tie: row[5], Traffic: row[6], Sizes: row[7]}
+		s.Point = Point{Topology: row[2], Routing: row[3], Deadlock: row[at("deadlock")], Tie: row[at("tie")], Traffic: row[at("traffic")], Sizes: row[at("sizes")]}
+		if c := at("selection"); c >= 0 {
+			s.Point.Selection = row[c]
+		}
 		if c := at("workload"); c >= 0 {
 			s.Point.Workload, s.Point.Mapping = row[c], row[at("mapping")]
 		}
@@ -77,4 +77,23 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// summaryLayout is the summary table layout whose columns head begins with: today's
+// (with workload and mapping for closed-loop tables), or one without the selection
+// column (files written before issue 11). When none matches it is today's open-loop
+// layout, which the caller reports as the one wanted.
+func summaryLayout(head []string) []string {
+	for _, closed := range []bool{true, false} {
+		for _, selection := range []bool{true, false} {
+			cols := summaryColumns(closed)
+			if !selection {
+				cols = slices.DeleteFunc(cols, func(c string) bool { return c == "selection" })
+			}
+			if len(head) >= len(cols) && slices.Equal(head[:len(cols)], cols) {
+				return cols
+			}
+		}
+	}
+	return summaryColumns(false)
 }

@@ -56,3 +56,43 @@ metrics: [accepted, latency_network_mean, hops]
 		}
 	}
 }
+
+// Summary files keep the selection of adaptive curves; files written before it read too.
+func TestSummaryCSVSelection(t *testing.T) {
+	sums, err := ReadSummaryCSV(strings.NewReader("curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high\n" +
+		"c,k,twin:4x4x4/cbest,adaptive,3prio,vc,plus,uniform,1,0.5,2,1,0.4,0.01,0.3,0.5\n"))
+	if err != nil || len(sums) != 1 || sums[0].Point.Selection != "3prio" || sums[0].Point.Deadlock != "vc" || sums[0].Estimates["accepted"].Mean != 0.4 {
+		t.Fatalf("%+v %v", sums, err)
+	}
+	var b strings.Builder
+	if err := WriteSummaryCSV(&b, sums, []string{"accepted"}); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadSummaryCSV(strings.NewReader(b.String())); err != nil || back[0].Point != sums[0].Point {
+		t.Errorf("round trip: %+v %v", back, err)
+	}
+	// Written before the selection column: open-loop, and closed-loop with workload and mapping.
+	old, err := ReadSummaryCSV(strings.NewReader("curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high\n" +
+		"c,k,torus:4x4,dor,vc,plus,uniform,1,0.5,2,1,0.4,0.01,0.3,0.5\n"))
+	if err != nil || len(old) != 1 || old[0].Point.Selection != "" || old[0].Point.Deadlock != "vc" || old[0].Point.Sizes != "1" || old[0].Load != 0.5 || old[0].N != 2 {
+		t.Errorf("open-loop file without selection: %+v %v", old, err)
+	}
+	closed, err := ReadSummaryCSV(strings.NewReader("curve,curve_key,topology,routing,deadlock,tie,traffic,sizes,workload,mapping,load,n,saturated,execution_cycles_mean,execution_cycles_sd,execution_cycles_low,execution_cycles_high\n" +
+		"c,k,torus:4x4,dor,bubble,plus,,,alltoall:linear:16B,random,0,3,0,900,1,899,901\n"))
+	if err != nil || len(closed) != 1 || closed[0].Point.Workload != "alltoall:linear:16B" || closed[0].Point.Mapping != "random" || closed[0].Point.Deadlock != "bubble" ||
+		closed[0].Estimates["execution_cycles"].Mean != 900 {
+		t.Errorf("closed-loop file without selection: %+v %v", closed, err)
+	}
+	// With both: the closed-loop columns after the selection.
+	sums[0].Point.Workload, sums[0].Point.Mapping = "bcast:binomial:16B", "linear"
+	b.Reset()
+	if err := WriteSummaryCSV(&b, sums, []string{"accepted"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,workload,mapping,load,") {
+		t.Errorf("closed-loop adaptive header: %.120s", b.String())
+	}
+	if back, err := ReadSummaryCSV(strings.NewReader(b.String())); err != nil || back[0].Point != sums[0].Point {
+		t.Errorf("closed-loop round trip: %+v %v", back, err)
+	}
+}

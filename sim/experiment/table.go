@@ -21,6 +21,7 @@ type Row struct {
 	CurveKey    string  `parquet:"curve_key"`
 	Topology    string  `parquet:"topology"`
 	Routing     string  `parquet:"routing"`
+	Selection   string  `parquet:"selection"`
 	Deadlock    string  `parquet:"deadlock"` // the scheme; Deadlocked is the outcome
 	Tie         string  `parquet:"tie"`
 	Traffic     string  `parquet:"traffic"`
@@ -54,6 +55,9 @@ type Row struct {
 	LatencyMessageMax   float64 `parquet:"latency_message_max"`
 	LatencyMessageCount int64   `parquet:"latency_message_count"`
 	Hops                float64 `parquet:"hops"`
+	InternalHops        float64 `parquet:"internal_hops"`
+	AdaptiveHopsShare   float64 `parquet:"adaptive_hops_share"`
+	EscapeHopsShare     float64 `parquet:"escape_hops_share"`
 	Saturated           bool    `parquet:"saturated"`
 	Deadlocked          bool    `parquet:"deadlocked"`
 	FlitHops            int64   `parquet:"flit_hops"`
@@ -101,7 +105,7 @@ func openRow(r *Record) Row {
 	p, res := r.Point, r.Result
 	return Row{
 		Key: r.Key, Curve: curveName(p), CurveKey: curveKeyOf(p),
-		Topology: p.Topology, Routing: p.Routing, Deadlock: p.Deadlock, Tie: p.Tie, Traffic: p.Traffic, Sizes: p.Sizes,
+		Topology: p.Topology, Routing: p.Routing, Selection: p.Selection, Deadlock: p.Deadlock, Tie: p.Tie, Traffic: p.Traffic, Sizes: p.Sizes,
 		Switching: p.Switching.String(), PacketFlits: int64(p.PacketFlits), Buffers: res.Buffers,
 		Warmup: p.Warmup, Measure: p.Measure, Load: p.Load, Seed: p.Seed, Replication: int64(r.Replication),
 
@@ -114,7 +118,7 @@ func openRow(r *Record) Row {
 		LatencyMessageMean: res.LatencyMessage.Mean, LatencyMessageP50: res.LatencyMessage.P50,
 		LatencyMessageP90: res.LatencyMessage.P90, LatencyMessageP99: res.LatencyMessage.P99,
 		LatencyMessageMax: res.LatencyMessage.Max, LatencyMessageCount: res.LatencyMessage.Count,
-		Hops: res.Hops, Saturated: res.Saturated, Deadlocked: res.Deadlock != nil,
+		Hops: res.Hops, InternalHops: res.InternalHops, AdaptiveHopsShare: res.AdaptiveHopsShare, EscapeHopsShare: res.EscapeHopsShare, Saturated: res.Saturated, Deadlocked: res.Deadlock != nil,
 		FlitHops: res.FlitHops, Cycles: res.Cycles, PacketsGenerated: res.PacketsGenerated, PacketsDelivered: res.PacketsDelivered,
 		ExternalUtilMean: res.ExternalUtilMean, ExternalUtilMax: res.ExternalUtilMax,
 		InternalUtilMean: res.InternalUtilMean, InternalUtilMax: res.InternalUtilMax,
@@ -197,7 +201,7 @@ func WriteParquet(w io.Writer, records []Record) error {
 // summaryColumns are the columns of a summary table before its metrics: with the
 // workload and mapping of closed-loop curves when closed.
 func summaryColumns(closed bool) []string {
-	head := []string{"curve", "curve_key", "topology", "routing", "deadlock", "tie", "traffic", "sizes"}
+	head := []string{"curve", "curve_key", "topology", "routing", "selection", "deadlock", "tie", "traffic", "sizes"}
 	if closed {
 		head = append(head, "workload", "mapping")
 	}
@@ -220,7 +224,7 @@ func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 	}
 	for _, s := range summaries {
 		p := s.Point
-		line := []string{s.Curve, s.CurveKey, p.Topology, p.Routing, p.Deadlock, p.Tie, p.Traffic, p.Sizes}
+		line := []string{s.Curve, s.CurveKey, p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Traffic, p.Sizes}
 		if closed {
 			line = append(line, p.Workload, p.Mapping)
 		}

@@ -127,12 +127,23 @@ func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candid
 // Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
 // by port in.
 func (r *Deterministic) Next(s, in, dst int) Candidate {
+	return r.next(s, r.inDim[r.dor.net.PortID(s, in)], dst)
+}
+
+// NextEntering is the DOR/DORT decision for a packet that enters the routing's
+// channels at switch s, as if injected there: under bubble flow control every ring hop
+// is then a ring entry. Adaptive routing takes its escape this way when the packet
+// arrived on an adaptive channel.
+func (r *Deterministic) NextEntering(s, dst int) Candidate { return r.next(s, -2, dst) }
+
+// next decides for a packet that arrived by a port of dimension inDim (-1: the
+// internal link, -2: anything else: a PE, an express link, an adaptive channel).
+func (r *Deterministic) next(s int, inDim int8, dst int) Candidate {
 	hop := r.dor.Next(s, dst)
 	c := Candidate{Port: hop.Port}
 	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c
 	}
-	inDim := r.inDim[r.dor.net.PortID(s, in)]
 	sameRing := inDim >= 0 && inDim == hop.Dim
 	if hop.Kind == topology.External {
 		switch {

@@ -6,10 +6,15 @@
 // the engine takes. Routings are one table, Routings(): New, Default and the help
 // texts read it, and each network family names its routing there by name.
 //
-// For networks of any shape (from a topology.Builder or a file): Minimal (min,
-// adaptive), UpDown (up*/down*), Table (a user's table, from a file or a Go function),
-// and Escape, which makes any of them (and DOR) deadlock-free with an up*/down* escape
-// VC.
+// Duato is fully adaptive routing on tori, meshes and nDT twin tori (paper (b)'s
+// Algorithm 1 on twin tori) with DOR/DORT as its escape: "adaptive" under the vc and
+// bubble schemes. The selection functions that pick among its candidates (ref, rr,
+// nointernal, 2prio, 3prio, first, random) are Selections(), parsed by ParseSelection.
+//
+// For networks of any shape (from a topology.Builder or a file): Minimal (min, and
+// adaptive under the escape scheme), UpDown (up*/down*), Table (a user's table, from a
+// file or a Go function), and Escape, which makes any of them (and DOR) deadlock-free
+// with an up*/down* escape VC.
 //
 // The package reads topology.Network and never simulates.
 package routing

@@ -93,10 +93,13 @@ type Pather interface {
 }
 
 // Option is a candidate with the state the engine sees through credits: the free
-// flits and capacity of its downstream VC, and whether the packet could start now.
+// flits and capacity of its downstream VC, whether that VC has room for the packet
+// (two packets where the bubble condition applies), and whether the packet could
+// start now (room, and the output port free).
 type Option struct {
 	Candidate
 	Credits, Capacity int
+	Room              bool
 	Available         bool
 }
 

@@ -154,24 +154,23 @@ func firstPath(net *topology.Network, rt Func, src, dst int, buf []Step) []Step 
 	panic(fmt.Sprintf("routing %s: the route from PE %d to PE %d does not arrive", rt.Name(), src, dst))
 }
 
-func minRouting(adaptive bool) RoutingDef {
-	name, summary := "min", "shortest paths from a table, lowest port first; any network"
-	if adaptive {
-		name, summary = "adaptive", "shortest paths from a table, every minimal port; any network"
-	}
+// minRouting is "min": deterministic shortest paths on any network. The table
+// routing over every shortest port is "adaptive" under the escape and none schemes
+// (adaptiveRouting).
+func minRouting() RoutingDef {
 	return RoutingDef{
-		Name:    name,
-		Summary: summary,
+		Name:    "min",
+		Summary: "shortest paths from a table, lowest port first; any network",
 		Scheme:  SchemeEscape,
 		Fits:    func(*topology.Network) error { return nil },
 		New: func(net *topology.Network, o Options) (Func, error) {
-			r, err := NewMinimal(net, adaptive)
+			r, err := NewMinimal(net, false)
 			if err != nil {
 				return nil, err
 			}
 			return withScheme(r, net, o.Scheme)
 		},
-		Auto:    !adaptive,
+		Auto:    true,
 		Checked: true,
 	}
 }

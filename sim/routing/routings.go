@@ -24,6 +24,10 @@ type RoutingDef struct {
 	// Scheme is the deadlock scheme a run uses when none is named: bubble for DOR and
 	// DORT (MODEL.md), escape for the table-based routings, none for up*/down*.
 	Scheme Scheme
+	// SchemeFor, when set, chooses the default scheme per network instead (adaptive:
+	// vc where DOR/DORT can escape, escape elsewhere); SchemeDoc says so in help texts.
+	SchemeFor func(net *topology.Network) Scheme
+	SchemeDoc string
 	// Checked: without a deadlock scheme the routing is not deadlock-free by
 	// construction, so runs check its channel dependencies first and refuse a cycle.
 	Checked bool
@@ -39,8 +43,25 @@ type Options struct {
 
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
-	return []RoutingDef{dorRouting(), dortRouting(), minRouting(false), minRouting(true), upDownRouting(), tableRouting(),
+	return []RoutingDef{dorRouting(), dortRouting(), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting(),
 		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting()}
+}
+
+// DefaultScheme is the deadlock scheme a run of this routing on net uses when none is
+// named.
+func (r RoutingDef) DefaultScheme(net *topology.Network) Scheme {
+	if r.SchemeFor != nil && net != nil {
+		return r.SchemeFor(net)
+	}
+	return r.Scheme
+}
+
+// SchemeText is the default scheme as help texts print it.
+func (r RoutingDef) SchemeText() string {
+	if r.SchemeDoc != "" {
+		return r.SchemeDoc
+	}
+	return r.Scheme.String()
 }
 
 // Canonical is a routing name with its base in lower case: "DORT" is "dort",
