@@ -892,7 +892,7 @@ func (e *Engine) allocate(s int) {
 	// Stage 2: every requested output port grants one input, round-robin.
 	reqs := e.req[:nreq]
 	for i, r := range reqs {
-		if b := e.best[r.out]; b < 0 || e.rrBefore(base+int(r.out), r.in, reqs[b].in, np) {
+		if b := e.best[r.out]; b < 0 || e.wins(base, np, r, reqs[b]) {
 			e.best[r.out] = int32(i)
 		}
 	}
@@ -959,6 +959,20 @@ func (e *Engine) sleep(s int, at int64) {
 		e.wakeAt[s] = at
 		e.schedule(at, evWake|uint32(s))
 	}
+}
+
+// wins reports whether request r beats request b for their output port: under
+// TransitPriority a packet in transit beats one being injected (BlueGene/L's rule),
+// otherwise (and between two of a kind) the output's round-robin order decides.
+func (e *Engine) wins(base, np int, r, b request) bool {
+	if e.p.TransitPriority {
+		rt := e.ports[base+int(r.in)].kind == topology.Terminal
+		bt := e.ports[base+int(b.in)].kind == topology.Terminal
+		if rt != bt {
+			return bt
+		}
+	}
+	return e.rrBefore(base+int(r.out), r.in, b.in, np)
 }
 
 // rrBefore reports whether input a comes before input b in output g's round-robin order.
@@ -1156,6 +1170,9 @@ func (e *Engine) start(base, np int, r request) {
 	// the VC's next packet may follow.
 	now, L := e.now, int64(e.L)
 	ip.inBusy, op.outBusy = now+L, now+L
+	if e.p.CrossbarPerVC { // the input's other VCs have crossbar inputs of their own
+		ip.inBusy = now + 1
+	}
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)

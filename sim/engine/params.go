@@ -134,6 +134,15 @@ type Params struct {
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
 	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance"`
+	// TransitPriority gives packets in transit priority over packets being injected when
+	// both want the same output port (BlueGene/L's congestion control, which the
+	// twisted-tori paper's router has); false: round-robin among all inputs.
+	TransitPriority bool `yaml:"transit_priority,omitempty" json:"transit_priority,omitempty"`
+	// CrossbarPerVC gives every input VC its own crossbar input (BlueGene/L's switch):
+	// the VCs of one input port forward packets concurrently, one new packet per input
+	// port per cycle, each at one flit per cycle. False: one crossbar input per port,
+	// one packet at a time (MODEL.md). Virtual cut-through only.
+	CrossbarPerVC bool `yaml:"crossbar_per_vc,omitempty" json:"crossbar_per_vc,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 }
@@ -270,6 +279,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
 	case p.Warmup > MaxCycles || p.Measure > MaxCycles-p.Warmup:
 		return fmt.Errorf("warm-up %d + measurement %d cycles: accepted are at most %d cycles in all", p.Warmup, p.Measure, int64(MaxCycles))
+	case p.CrossbarPerVC && p.Switching != CutThrough:
+		return fmt.Errorf("crossbar_per_vc models virtual cut-through switches; switching %s has one crossbar input per port", p.Switching)
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}

@@ -191,7 +191,7 @@ func DefaultSelection(rt Func) string {
 // function matters: not DOR/DORT, not up*/down*, not deterministic shortest paths.
 func Selects(rt Func) bool {
 	switch r := rt.(type) {
-	case *Deterministic, *UpDown, *DESTRO, *HybridDOR, *FlatDOR: // one candidate per hop
+	case *Deterministic, *UpDown, *DESTRO, *HybridDOR, *FlatDOR, *TwistedDOR, *TCT: // one candidate per hop
 		return false
 	case *Minimal:
 		return r.adaptive

@@ -140,6 +140,11 @@ type Network struct {
 
 	classes       []Class
 	translational bool
+
+	// metaRadix and metaPEs: the torus of PE groups of a network without a grid
+	// (TCT, TCC: the meta torus, 2n PEs per cluster), for coordinate traffic.
+	metaRadix []int
+	metaPEs   int
 }
 
 // Spec is the spec the network was built from; its Family is empty for a network made
@@ -354,6 +359,21 @@ func (n *Network) Config() Config { return n.config }
 // Classes lists the switch classes under the network's symmetry, or nil when the
 // network has none that the package knows (meshes, networks from a Builder or a file).
 func (n *Network) Classes() []Class { return append([]Class(nil), n.classes...) }
+
+// PatternGrid is the grid that coordinate traffic patterns (tornado, neighbor) move
+// PEs on: radix per dimension and PEs per grid node, PE t being slot t mod perNode of
+// node t / perNode, nodes numbered dimension 0 fastest. A network on a grid gives its
+// own; a torus of clusters (TCT, TCC) its meta torus with a cluster's PEs per node;
+// other networks none (nil).
+func (n *Network) PatternGrid() (radix []int, perNode int) {
+	switch {
+	case n.metaRadix != nil:
+		return append([]int(nil), n.metaRadix...), n.metaPEs
+	case len(n.radix) > 0 && n.nodes > 0 && len(n.terminals)%n.nodes == 0:
+		return n.Radices(), len(n.terminals) / n.nodes
+	}
+	return nil, 0
+}
 
 // Translational reports whether every node of the grid looks the same under
 // translation, switch by switch and port by port (tori and twin tori): node 0's

@@ -181,7 +181,12 @@ func newLayout(net *topology.Network) (layout, error) {
 	if l.n < 2 {
 		return layout{}, fmt.Errorf("network %s has %d PE; traffic needs at least 2", l.spec, l.n)
 	}
-	if net.Dims() < 1 {
+	if net.Dims() == 0 {
+		// A torus of clusters (TCT, TCC) states its meta torus; others have no grid.
+		if radix, per := net.PatternGrid(); radix != nil {
+			l.radix, l.perNode = radix, per
+			return l, nil
+		}
 		l.noGrid = fmt.Errorf("network %s has no node coordinates", l.spec)
 		return l, nil
 	}
