@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -189,7 +190,11 @@ func (r *jsonIn) delim(want json.Delim, what string) error {
 		return r.wrap(err, line)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != want {
-		return r.errorf(line, "%s: want %q, got %v", what, string(want), tok)
+		got := fmt.Sprint(tok)
+		if str, ok := tok.(string); ok {
+			got = strconv.Quote(str) // a string token may hold a newline
+		}
+		return r.errorf(line, "%s: want %q, got %s", what, string(want), got)
 	}
 	return nil
 }

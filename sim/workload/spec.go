@@ -235,7 +235,7 @@ func parseParams(s string) ([]keyValue, error) {
 func parseCount(k keyValue, lo, hi int) (int, error) {
 	v, err := strconv.Atoi(k.value)
 	if err != nil || v < lo || v > hi || strings.HasPrefix(k.value, "+") {
-		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d", k.key, k.value, lo, hi)
+		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d", k.key, shown(k.value), lo, hi)
 	}
 	return v, nil
 }
@@ -274,10 +274,10 @@ func parseParamValue(d paramDef, s string) (int64, error) {
 		for _, o := range d.only {
 			vs = append(vs, strconv.FormatInt(o, 10))
 		}
-		return 0, fmt.Errorf("%s=%s: accepted are %s (%s)", d.key, s, strings.Join(vs, " and "), d.doc)
+		return 0, fmt.Errorf("%s=%s: accepted are %s (%s)", d.key, shown(s), strings.Join(vs, " and "), d.doc)
 	}
 	if err != nil || v < d.min || v > d.max || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d (%s)", d.key, s, d.min, d.max, d.doc)
+		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d (%s)", d.key, shown(s), d.min, d.max, d.doc)
 	}
 	return v, nil
 }
@@ -358,4 +358,13 @@ func (s Spec) build(tasks int) (*Workload, error) {
 		return nil, fmt.Errorf("no workload named")
 	}
 	return b.Build(s.String())
+}
+
+// shown is a value as an error message prints it: as given when it is plain text, quoted
+// when it holds a newline or another character that would break the one-line message.
+func shown(v string) string {
+	if q := strconv.Quote(v); q[1:len(q)-1] != v {
+		return q
+	}
+	return v
 }
