@@ -720,3 +720,17 @@ func connected(net *Network) error {
 	}
 	return nil
 }
+
+// buildFamily is Build for a family's own builder: the network also carries its spec
+// and the routing the family's table names, as every registered family's networks do.
+func (b *Builder) buildFamily(s Spec) (*Network, error) {
+	net, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	net.spec = s
+	if f, ok := LookupFamily(string(s.Family)); ok {
+		net.routing = f.Routing
+	}
+	return net, nil
+}

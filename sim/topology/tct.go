@@ -164,13 +164,9 @@ func clusterTorus(s Spec, n, k int, adj [][]int, label func(i, j int) string) (*
 			b.Connect(PortRef{m*size + plus, len(adj[plus])}, PortRef{next*size + minus, len(adj[minus])})
 		}
 	}
-	net, err := b.Build()
+	net, err := b.buildFamily(s)
 	if err != nil {
 		return nil, err
-	}
-	net.spec = s
-	if f, ok := LookupFamily(string(s.Family)); ok {
-		net.routing = f.Routing
 	}
 	if k > 1 { // meta translations are automorphisms: one class per cluster node
 		for i := range size {

@@ -73,13 +73,9 @@ func buildTofu(s Spec) (*Network, error) {
 		}
 		stride *= k
 	}
-	net, err := b.Build()
+	net, err := b.buildFamily(s)
 	if err != nil {
 		return nil, err
-	}
-	net.spec = s
-	if f, ok := LookupFamily(string(s.Family)); ok {
-		net.routing = f.Routing
 	}
 	// X, Y, Z and b are rings and a, c swap their two nodes: every node looks alike.
 	net.classes = []Class{{Rep: 0, Count: nodes}}

@@ -179,13 +179,9 @@ func buildTwisted(s Spec) (*Network, error) {
 			b.Connect(PortRef{o, 2 * d}, PortRef{TwistedNext(kind, a, o, d, +1), 2*d + 1})
 		}
 	}
-	net, err := b.Build()
+	net, err := b.buildFamily(s)
 	if err != nil {
 		return nil, err
-	}
-	net.spec = s
-	if f, ok := LookupFamily(string(s.Family)); ok {
-		net.routing = f.Routing
 	}
 	// Every twisted torus is vertex-transitive (a quotient Z^n/L of the lattice, spec
 	// §1.1), so node 0 stands for every node in distance statistics. Only RT and PT are
