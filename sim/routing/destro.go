@@ -168,3 +168,6 @@ func destroRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that DESTRO offers one candidate per hop (see Selects).
+func (*DESTRO) OneCandidatePerHop() bool { return true }

@@ -83,3 +83,6 @@ func flatDORRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that FlatDOR offers one candidate per hop (see Selects).
+func (*FlatDOR) OneCandidatePerHop() bool { return true }

@@ -115,3 +115,6 @@ func hybridRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that HybridDOR offers one candidate per hop (see Selects).
+func (*HybridDOR) OneCandidatePerHop() bool { return true }

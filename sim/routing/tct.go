@@ -385,3 +385,6 @@ func tctRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that TCT offers one candidate per hop (see Selects).
+func (*TCT) OneCandidatePerHop() bool { return true }

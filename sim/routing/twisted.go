@@ -640,3 +640,6 @@ func twistedAdaptiveRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that TwistedDOR offers one candidate per hop (see Selects).
+func (*TwistedDOR) OneCandidatePerHop() bool { return true }
