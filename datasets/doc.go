@@ -11,9 +11,15 @@
 // [J] its journal version, [DL] the deadlock paper, [Th] the thesis
 // introduction, [nDT] the n-dimensional twin torus paper, [EXT] the paper on
 // nDT tori of EXTOLL cards (5dt-extoll.csv: its Tables 2 and 3, collectives on the
-// 3D and 5DT tori of 256, 512 and 1,024 PEs) and [AR] "Adaptive routing for
-// n-Dimensional Twin torus" (paper (b) of spec/5dt-extoll-adaptive.md; the last
-// six inside the thesis text). Configuration letters are always the report's A-J;
+// 3D and 5DT tori of 256, 512 and 1,024 PEs), [AR] "Adaptive routing for
+// n-Dimensional Twin torus" (paper (b) of spec/5dt-extoll-adaptive.md) and [CS] the
+// C-switch paper (the last seven inside the thesis text), [KNS] the k-ary
+// n-direct s-indirect paper, [TT] the twisted tori paper (Cámara et al., IEEE TPDS)
+// and [TCT] the torus-connected toroids paper (Bossard, Computers 2023). kns.csv also
+// holds the KNS paper's list prices (Tables 5-7), which its cost model
+// (analysis.Cost) prices networks with. Twisted tori are named by their spec
+// (twisted:rtt:16 is the 32×16 RTT), TCTs by tct:N,K and Tofus by tofu:K.
+// Configuration letters are always the report's A-J;
 // the thesis' Table 1.1 labels A/B/C are the report's A/C/D, and rows taken
 // from it say so.
 //
@@ -29,7 +35,11 @@
 //     the formula as printed);
 //   - measured: a number printed in a table of simulation results;
 //   - claim: a statement about simulation or analysis results, possibly
-//     qualitative (Value, Low and High may all be NaN).
+//     qualitative (Value, Low and High may all be NaN);
+//   - table: a table cell whose row the PDF extraction ran together without
+//     separators ([TCT] Tables 2 and 3: "357501733246" is n = 3, k = 5, order 750,
+//     length 17, Tofu k = 3, 324, 6); the quote is the whole row, and the value's
+//     digits are in it.
 //
 // The files experiments/*.yaml and results/ belong to the experiment runner,
 // not to this package's reference data.

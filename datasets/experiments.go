@@ -31,9 +31,10 @@ func Result(file string) ([]byte, error) {
 
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
-// adaptive-summary.csv, each with its saturation and records files (see
-// results/README.md).
-var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv"}
+// adaptive-summary.csv, the C-switch and KNS papers' (issue 14) in one file per
+// experiment, each with its records file (see results/README.md).
+var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
+	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {

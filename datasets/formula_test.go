@@ -106,6 +106,15 @@ func TestFormulaRows(t *testing.T) {
 			continue
 		}
 		count++
+		if r.Source == "[CS]" { // ½·k^(n+1), the optimal T-switch's internal-link uses (Prop. 20)
+			var k, n int
+			if _, err := fmt.Sscanf(r.Topology, "ktree:%d,%d", &k, &n); err != nil || r.Quote != "21 k n+1" {
+				t.Errorf("%s: topology %q, quote %q", r.ID, r.Topology, r.Quote)
+			} else if want := math.Pow(float64(k), float64(n+1)) / 2; r.Value != want {
+				t.Errorf("%s: k^(n+1)/2 = %v, the row says %v", r.ID, want, r.Value)
+			}
+			continue
+		}
 		vars, err := formulaVars(r)
 		if err != nil {
 			t.Errorf("%s: %v", r.ID, err)

@@ -34,13 +34,14 @@ const (
 	KindFormula  = "formula"
 	KindMeasured = "measured"
 	KindClaim    = "claim"
+	KindTable    = "table"
 )
 
 // Kinds lists the accepted values of Reference.Kind.
-var Kinds = []string{KindExact, KindFormula, KindMeasured, KindClaim}
+var Kinds = []string{KindExact, KindFormula, KindMeasured, KindClaim, KindTable}
 
 // Sources lists the accepted values of Reference.Source.
-var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[AR]"}
+var Sources = []string{"[TR]", "[J]", "[DL]", "[Th]", "[nDT]", "[EXT]", "[AR]", "[CS]", "[KNS]", "[TT]", "[TCT]"}
 
 // Schemes lists the accepted values of Reference.Scheme ("" when the value
 // does not depend on the deadlock-avoidance scheme or the paper does not say).
@@ -49,7 +50,7 @@ var Schemes = []string{"", "bubble", "vc"}
 // Reference is one value from a paper, with where it comes from.
 type Reference struct {
 	ID     string // short stable identifier, unique across all files
-	Source string // [TR], [J], [DL], [Th], [nDT] or [AR]
+	Source string // [TR], [J], [DL], [Th], [nDT], [EXT], [AR], [CS], [KNS], [TT] or [TCT]
 	Where  string // "Table 1.1", "Fig. 16", "§7.3.3"...
 	File   string // seeds file name
 	Line   int    // 1-based line of the value (or its sentence) in File
@@ -61,7 +62,7 @@ type Reference struct {
 
 	Value, Low, High float64 // NaN when empty; Low and High for ranges
 	Unit             string
-	Kind             string // exact, formula, measured or claim
+	Kind             string // exact, formula, measured, claim or table
 	Quote            string // verbatim phrase from File around Line
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twintorus/twintorus/datasets"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -91,5 +92,36 @@ func TestLoadClosedLoopStored(t *testing.T) {
 	q := QuickClosedLoopSpec(res.Spec)
 	if len(q.Topologies) != 2 || q.Topologies[0] != "torus:8x8x4" {
 		t.Errorf("quick topologies %v", q.Topologies)
+	}
+}
+
+// Every closed-loop experiment in datasets/workloads has its stored full run: every
+// curve of its spec with all its replications, none deadlocked.
+func TestEveryClosedLoopExperimentStored(t *testing.T) {
+	names := datasets.ClosedLoopExperimentNames()
+	if len(names) < 2 {
+		t.Fatalf("closed-loop experiments: %v", names)
+	}
+	for _, name := range names {
+		res, err := LoadClosedLoop(context.Background(), name, Stored, nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		curves, err := res.Spec.Curves()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(res.Summaries()); got != len(curves) {
+			t.Errorf("%s: %d stored summaries, the spec has %d curves", name, got, len(curves))
+		}
+		for _, s := range res.Summaries() {
+			if e := s.Estimates["execution_cycles"]; e.N != res.Spec.Seeds || !(e.Mean > 0) {
+				t.Errorf("%s, %s: execution time over %d replications (want %d), mean %v", name, s.Curve, e.N, res.Spec.Seeds, e.Mean)
+			}
+			if d, ok := s.Estimates["deadlocked"]; ok && d.Mean != 0 {
+				t.Errorf("%s, %s: deadlocked", name, s.Curve)
+			}
+		}
 	}
 }

@@ -141,3 +141,19 @@ func (r *Results) Plateau(topo, scheme string, from float64) (mean, lo, hi float
 	}
 	return mean / float64(n), lo, hi, n
 }
+
+// SaturationWhere is the saturation of the first curve whose point keep accepts: for
+// specs with more axes than topology and scheme (traffic patterns, presets).
+func (r *Results) SaturationWhere(keep func(experiment.Point) bool) (experiment.Saturation, bool) {
+	for _, s := range r.sums {
+		if !keep(s.Point) {
+			continue
+		}
+		for _, sat := range r.Saturations {
+			if sat.CurveKey == s.CurveKey {
+				return sat, true
+			}
+		}
+	}
+	return experiment.Saturation{}, false
+}

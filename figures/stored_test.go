@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/datasets"
@@ -23,8 +24,10 @@ import (
 // and latency recomputed from records.csv.gz (adaptive-records.csv.gz for adaptive
 // routing).
 func TestStoredResults(t *testing.T) {
-	recs := readRecordsCSV(t, "../datasets/results/records.csv.gz")
-	maps.Copy(recs, readRecordsCSV(t, "../datasets/results/adaptive-records.csv.gz"))
+	recs := map[string]*recordStats{}
+	for _, file := range datasets.SummaryFiles {
+		maps.Copy(recs, readRecordsCSV(t, "../datasets/results/"+strings.Replace(file, "summary.csv", "records.csv.gz", 1)))
+	}
 	for _, name := range datasets.ExperimentNames() {
 		res, err := LoadResults(context.Background(), name, Stored, nil)
 		if err != nil {

@@ -229,9 +229,26 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 	return nil
 }
 
-// loadRouting is the deterministic routing whose channel loads analyze reports: DOR
-// (DORT) on networks it fits, else minimal routing with its lowest-port tie rule.
+// loadRouting is the deterministic routing whose channel loads analyze reports: the
+// family's own (FamilyDef.LoadRouting: dimension order on the twisted tori's records,
+// Algorithm R on tori of clusters), else DOR (DORT) on networks it fits, else minimal
+// routing with its lowest-port tie rule.
 func loadRouting(net *topology.Network, tie routing.Tie) (routing.Pather, string, error) {
+	if fam, ok := topology.LookupFamily(string(net.Spec().Family)); ok && fam.LoadRouting != "" {
+		def, _, ok := routing.LookupRouting(fam.LoadRouting)
+		if !ok {
+			return nil, "", fmt.Errorf("family %s names load routing %q, which is not a routing", fam.Name, fam.LoadRouting)
+		}
+		f, err := def.New(net, routing.Options{Scheme: routing.SchemeNone, Tie: tie})
+		if err != nil {
+			return nil, "", fmt.Errorf("the %s load routing on %s: %w", def.Name, net, err)
+		}
+		p, ok := f.(routing.Pather)
+		if !ok {
+			return nil, "", fmt.Errorf("family %s names load routing %s, which does not list a route's hops", fam.Name, def.Name)
+		}
+		return p, def.Name, nil
+	}
 	for _, name := range []string{"dor", "dort"} {
 		if def, _, _ := routing.LookupRouting(name); def.Fits(net) == nil {
 			return routing.NewDOR(net, tie), name, nil

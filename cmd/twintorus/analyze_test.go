@@ -107,6 +107,24 @@ func TestAnalyzeText(t *testing.T) {
 	}
 }
 
+// A family with its own deterministic routing (FamilyDef.LoadRouting) reports its
+// channel loads: dimension order on the twisted tori's records, Algorithm R on TCT. The
+// RTT's average distance is the closed form (4a²−1)/(6a) = 63/24 at a = 4.
+func TestAnalyzeFamilyLoadRouting(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"twisted:rtt:4", "load bound (uniform, TWISTED-DOR)"},
+		{"twisted:rtt:4", "average distance incl. self        2.6250"},
+		{"twisted:rtt:4", "average TWISTED-DOR hops           2.7097 (2.7097 external"},
+		{"tct:3,4", "load bound (uniform, TCT)"},
+		{"torus:4x4", "load bound (uniform, DOR)"},
+	} {
+		out, _, err := run(t, "analyze", c.spec)
+		if err != nil || !strings.Contains(out, c.want) {
+			t.Errorf("analyze %s lacks %q: %v\n%s", c.spec, c.want, err, out)
+		}
+	}
+}
+
 func TestConfigs(t *testing.T) {
 	var r struct {
 		Topology       string `json:"topology"`
@@ -154,7 +172,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"analyze"}, []string{"needs a TOPOLOGY", "twin:4x4x4/D"}},
 		{[]string{"configs"}, []string{"needs a TOPOLOGY", "twin:4x4x4"}},
 		{[]string{"analyze", "torus:4x4", "mesh:4x4"}, []string{"one TOPOLOGY argument"}},
-		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, file and anynet"}},
+		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, twisted, tct, toroid, tcc, tofu, ktree, fattree, kns, flatfly, file and anynet"}},
 		{[]string{"analyze", "torus:0x4"}, []string{"radix 0", "accepted are 2 to"}},
 		{[]string{"analyze", "torus:1x4"}, []string{"radix 1", "accepted are 2 to"}},
 		{[]string{"analyze", "twin:4x4x4/x+,x+,y+"}, []string{"listed twice"}},

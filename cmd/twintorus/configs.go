@@ -14,9 +14,13 @@ import (
 func init() { commands = append(commands, newConfigsCmd) }
 
 type configsReport struct {
-	Topology       string         `json:"topology"` // the shape, e.g. twin:4x4x4
-	Tie            string         `json:"tie"`
-	Transit        int64          `json:"transit"` // transit paths per node, the same for every configuration
+	Topology string `json:"topology"` // the shape, e.g. twin:4x4x4
+	Tie      string `json:"tie,omitempty"`
+	// Criterion says what crossing_internal counts.
+	Criterion string `json:"criterion"`
+	// Transit is the transit paths per node of a twin torus, the same for every
+	// configuration (absent for T-switches, whose totals are per configuration).
+	Transit        int64          `json:"transit,omitempty"`
 	Configurations []configReport `json:"configurations"`
 }
 
@@ -27,6 +31,12 @@ type configReport struct {
 	CrossingInternal int64   `json:"crossing_internal"`
 	CrossingShare    float64 `json:"crossing_share"`
 	CBest            bool    `json:"cbest"`
+	Optimal          bool    `json:"optimal"`
+	// T-switches: the busiest Type-A stage, the routes through a T-switch there, and
+	// the internal-link uses at every Type-A stage.
+	Stage   *int    `json:"stage,omitempty"`
+	Routes  int64   `json:"routes,omitempty"`
+	ByStage []int64 `json:"by_stage,omitempty"`
 }
 
 func newConfigsCmd() *cobra.Command {
@@ -34,13 +44,19 @@ func newConfigsCmd() *cobra.Command {
 	var tieName string
 	cmd := &cobra.Command{
 		Use:   "configs TOPOLOGY",
-		Short: "Rank every port configuration of an nDT shape by internal-link crossings",
+		Short: "Rank every configuration of an nDT shape or a T-switch by internal-link crossings",
 		Long: `configs lists every port configuration of a twin torus's shape (½·C(2n,n) of them: 10 for
 3DT, 126 for 5DT, 1716 for 7DT), ranked by the number of node-level DOR transit paths per node
 that cross the internal link, best first. Equal counts share a rank. Each line gives the
 configuration's canonical name (a letter A-J for 3DT, else Card0's ports) and its spec string.
-Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same list.`,
-		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json",
+Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same list.
+
+For a k-ary n-tree (ktree:K,N, any configuration) it lists every configuration of a Type-A
+T-switch (chip α holding port 0: C(2k,k)/2 of them, 35 for k = 4), ranked by the routes through
+the T-switch that cross between its two chips under DESTRO and uniform traffic, at its busiest
+Type-A stage (crossing_internal; by_stage gives every stage). The optimum, k^(n+1)/2 (128 for
+ktree:4,3), is reached exactly by the configurations that keep each down port with its up port.`,
+		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json\n  twintorus configs ktree:4,3/cswitch",
 		Args:    oneTopology("configs", "twin:4x4x4"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tie, err := parseTie(tieName)
@@ -59,15 +75,21 @@ Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same li
 			if err != nil {
 				return err
 			}
-			ranked, t, err := analysis.RankVariants(variants, tie)
+			ranking, err := analysis.RankVariants(variants, tie)
 			if err != nil {
 				return err
 			}
-			rep := configsReport{Topology: spec.Shape(), Tie: tieString(tie), Transit: t.Total()}
-			for _, r := range ranked {
-				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CrossingInternal: r.Crossing, CBest: r.CBest}
-				if rep.Transit > 0 {
-					c.CrossingShare = float64(r.Crossing) / float64(rep.Transit)
+			rep := configsReport{Topology: spec.Shape(), Criterion: ranking.Criterion, Transit: ranking.Total}
+			if spec.Family == topology.FamilyTwin {
+				rep.Tie = tieString(tie)
+			}
+			for _, r := range ranking.Ranked {
+				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CrossingInternal: r.Crossing, CBest: r.CBest, Optimal: r.Optimal}
+				if r.Total > 0 {
+					c.CrossingShare = float64(r.Crossing) / float64(r.Total)
+				}
+				if r.Stage >= 0 {
+					c.Stage, c.Routes, c.ByStage = &r.Stage, r.Total, r.ByStage
 				}
 				rep.Configurations = append(rep.Configurations, c)
 			}
@@ -83,13 +105,20 @@ Only the shape of TOPOLOGY matters: twin:4x4x4 and twin:4x4x4/A give the same li
 }
 
 func printConfigs(w io.Writer, r *configsReport) error {
-	fmt.Fprintf(w, "%s: %d configurations, %d transit paths per node (DOR, ties: %s)\n",
-		r.Topology, len(r.Configurations), r.Transit, r.Tie)
+	if r.Transit > 0 {
+		fmt.Fprintf(w, "%s: %d configurations, %d transit paths per node (DOR, ties: %s)\n",
+			r.Topology, len(r.Configurations), r.Transit, r.Tie)
+	} else {
+		fmt.Fprintf(w, "%s: %d configurations of a Type-A T-switch; crossing_internal: %s\n", r.Topology, len(r.Configurations), r.Criterion)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tname\tcrossing_internal\tshare\tspec")
 	for _, c := range r.Configurations {
 		spec := c.Spec
-		if c.CBest {
+		switch {
+		case c.CBest && c.Stage != nil:
+			spec += "  (cswitch's S^A)"
+		case c.CBest:
 			spec += "  (cbest)"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f %%\t%s\n", c.Rank, c.Name, c.CrossingInternal, 100*c.CrossingShare, spec)

@@ -63,7 +63,16 @@ Workloads:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
 			var err error
-			if !cmd.Flags().Changed("deadlock") {
+			schemeSet := false
+			if preset != "" {
+				pre, err := engine.LookupPreset(preset)
+				if err != nil {
+					return fmt.Errorf("--switch: %w", err)
+				}
+				applyPreset(cmd, &p, pre, &switching, &allocator, &terminal, &external, &internal)
+				schemeSet = pre.Deadlock != ""
+			}
+			if !cmd.Flags().Changed("deadlock") && !schemeSet {
 				if p.Deadlock, err = defaultScheme(p); err != nil {
 					return err
 				}
@@ -73,28 +82,6 @@ Workloads:
 			}
 			if p.Allocator, err = engine.ParseAllocator(allocator); err != nil {
 				return fmt.Errorf("--allocator: %w", err)
-			}
-			if preset != "" {
-				// The preset's values, unless a flag sets one of them.
-				q := p.Params
-				if err := q.ApplyPreset(preset); err != nil {
-					return fmt.Errorf("--switch: %w", err)
-				}
-				for _, f := range []struct {
-					flag     string
-					dst, val *int
-				}{{"port-flits", &p.PortFlits, &q.PortFlits}, {"packet", &p.PacketFlits, &q.PacketFlits}} {
-					if !cmd.Flags().Changed(f.flag) {
-						*f.dst = *f.val
-					}
-				}
-				p.BufferSplit = q.BufferSplit
-				if !cmd.Flags().Changed("allocator") {
-					p.Allocator = q.Allocator
-				}
-				if !cmd.Flags().Changed("switching") {
-					p.Switching = q.Switching
-				}
 			}
 			for _, b := range []struct {
 				flag string
@@ -176,7 +163,6 @@ Workloads:
 	d := engine.Defaults()
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
 	f.StringVar(&p.Selection, "selection", "", "selection function of adaptive routing: "+selectionNames()+", with options, e.g. 3prio:threshold=0.25,reselect=once; default 3prio on twin tori, ref elsewhere")
-	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (a flag given sets its own value); default the 3DT papers'")
 	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
 	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
@@ -197,6 +183,10 @@ Workloads:
 	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
 	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
+	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
+	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
+	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
+	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where it has one; a flag given sets its own value); default the 3DT papers'")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
 	f.StringVar(&mapping, "mapping", "linear", "closed loop: task placement, linear or random (a permutation drawn from --seed)")
@@ -206,6 +196,58 @@ Workloads:
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
+}
+
+// bufferText is a buffer as its flag takes it: "" for the papers' split.
+func bufferText(b engine.Buffer) string {
+	if b == (engine.Buffer{}) {
+		return ""
+	}
+	return b.String()
+}
+
+// presetNames lists the switch presets.
+func presetNames() string {
+	var names []string
+	for _, p := range engine.Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// applyPreset sets every engine parameter and the deadlock scheme that the command
+// line does not set from preset pre.
+func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, terminal, external, internal *string) {
+	base := pre.Params()
+	changed := cmd.Flags().Changed
+	for _, f := range []struct {
+		flag string
+		set  func()
+	}{
+		{"packet", func() { p.PacketFlits = base.PacketFlits }},
+		{"link-latency", func() { p.LinkLatency = base.LinkLatency }},
+		{"internal-latency", func() { p.InternalLatency = base.InternalLatency }},
+		{"terminal-latency", func() { p.TerminalLatency = base.TerminalLatency }},
+		{"routing-delay", func() { p.RoutingDelay = base.RoutingDelay }},
+		{"port-flits", func() { p.PortFlits = base.PortFlits }},
+		{"output-flits", func() { p.OutputFlits = base.OutputFlits }},
+		{"voq", func() { p.VOQ = base.VOQ }},
+		{"switching", func() { *switching = base.Switching.String() }},
+		{"allocator", func() { *allocator = base.Allocator.String() }},
+		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
+		{"buffer-external", func() { *external = bufferText(base.External) }},
+		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},
+		{"deadlock", func() {
+			if pre.Deadlock != "" {
+				p.Deadlock = pre.Deadlock
+			}
+		}},
+		{"", func() { p.BufferSplit = base.BufferSplit }}, // no flag sets it
+	} {
+		if !changed(f.flag) {
+			f.set()
+		}
+	}
 }
 
 // defaultScheme is the deadlock scheme of the point's routing when none is named. It
@@ -261,14 +303,6 @@ func deadlockStatus(r *engine.Result) error {
 func selectionNames() string {
 	var names []string
 	for _, s := range routing.Selections() {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
-func presetNames() string {
-	var names []string
-	for _, s := range engine.SwitchPresets() {
 		names = append(names, s.Name)
 	}
 	return strings.Join(names, ", ")

@@ -24,7 +24,7 @@ type DistanceStats struct {
 	// AvgDistanceInclSelf is the same sum divided by N², the self pairs at distance 0.
 	AvgDistanceInclSelf float64
 	// Sources is the number of BFS runs it took: one per symmetry class, one per
-	// switch for the all-sources computation, none for a mesh (MeshDistances).
+	// switch with PEs for the all-sources computation, none for a mesh (MeshDistances).
 	Sources int
 }
 
@@ -59,8 +59,9 @@ func Distances(ctx context.Context, net *topology.Network) (*DistanceStats, erro
 	}
 	classes := net.Classes()
 	if classes == nil {
-		if work := float64(net.Switches()) * float64(net.TotalPorts()); work > MaxAllSourcesWork {
-			return nil, fmt.Errorf("distances of %s: it has no symmetry to use, and a BFS from each of its %d switches would visit %.3g ports, more than the limit of %.3g (about a minute): analyse a smaller network", net, net.Switches(), work, float64(MaxAllSourcesWork))
+		sources := len(peSwitches(net))
+		if work := float64(sources) * float64(net.TotalPorts()); work > MaxAllSourcesWork {
+			return nil, fmt.Errorf("distances of %s: it has no symmetry to use, and a BFS from each of its %d switches with PEs would visit %.3g ports, more than the limit of %.3g (about a minute): analyse a smaller network", net, sources, work, float64(MaxAllSourcesWork))
 		}
 		return DistancesAllSources(ctx, net)
 	}
@@ -111,14 +112,31 @@ func MeshDistances(net *topology.Network) (*DistanceStats, error) {
 	return st, nil
 }
 
-// DistancesAllSources computes the distance statistics with a BFS from every switch, on
-// all cores. It needs no symmetry and serves as the reference for Distances.
+// DistancesAllSources computes the distance statistics with a BFS from every switch
+// that has PEs, on all cores. It needs no symmetry and serves as the reference for
+// Distances.
 func DistancesAllSources(ctx context.Context, net *topology.Network) (*DistanceStats, error) {
-	all := make([]topology.Class, net.Switches())
-	for s := range all {
-		all[s] = topology.Class{Rep: s, Count: 1}
+	var all []topology.Class
+	for _, s := range peSwitches(net) {
+		all = append(all, topology.Class{Rep: s, Count: 1})
 	}
 	return distances(ctx, net, all)
+}
+
+// peSwitches lists the switches that have PEs, in id order: distances run between PEs,
+// so only these start a BFS (a fat-tree's or a KNS network's other switches need none).
+func peSwitches(net *topology.Network) []int {
+	has := make([]bool, net.Switches())
+	for t := 0; t < net.Terminals(); t++ {
+		has[net.Attachment(t).Switch] = true
+	}
+	var out []int
+	for s, h := range has {
+		if h {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Hops fills dist with the hop distance from switch src to every switch (-1 when

@@ -168,8 +168,13 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 // the 128- and 512-PE twin tori; the 64-PE networks saturate near 0.75 with adaptive
 // routing, so there 1 is as far beyond as a NIC goes; the log shows what each
 // accepted), 128-flit input buffers (the tightest default split). The watchdog would
-// stop a deadlocked run; accepted traffic must also hold its plateau over the run's
-// four windows. The 100,000 cycles per run take about an hour
+// stop a deadlocked run; a partial deadlock, which the watchdog does not see while other
+// packets move, spreads and drives accepted traffic towards zero, so accepted traffic
+// must also hold its plateau: after the first of the run's four windows (the start-up,
+// while the buffers fill, which delivers more than the steady state), no window falls
+// below 75 % of the best. Adaptive routing past saturation settles some 20-35 % below
+// that first window on the 128- and 512-PE twin tori (the post-saturation drop of the
+// papers' adaptive curves), and stays there. The 100,000 cycles per run take about an hour
 // of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 20,000
 // cycles, and -short keeps two networks.
 func TestAdaptiveNoDeadlock(t *testing.T) {
@@ -205,7 +210,7 @@ func TestAdaptiveNoDeadlock(t *testing.T) {
 						}
 						windows = append(windows, float64(e.m.ejectAll-before)/float64(cycles/4)/float64(e.net.Terminals()))
 					}
-					if best := slices.Max(windows); slices.Min(windows) < 0.8*best {
+					if steady := windows[1:]; slices.Min(steady) < 0.75*slices.Max(steady) {
 						t.Errorf("accepted traffic per window %.4f: it should hold its plateau", windows)
 					}
 					t.Logf("%s %s %s: offered 1, accepted %.4f %.4f %.4f %.4f", spec, scheme, e.rt.Name(), windows[0], windows[1], windows[2], windows[3])

@@ -10,8 +10,8 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 )
 
-// benchSteady measures steady-state speed: after a 5000-cycle warm-up outside the
-// timer, one op is 1000 cycles, so allocs/op is the allocation per 1000 cycles of
+// benchSteady measures steady-state speed: after a warm-up outside the timer (5000
+// cycles, longer for packets longer than 4 flits), one op is 1000 cycles, so allocs/op is the allocation per 1000 cycles of
 // steady state (it must be 0).
 func benchSteady(b *testing.B, spec string, scheme routing.Scheme, load float64, p Params) {
 	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
@@ -20,7 +20,7 @@ func benchSteady(b *testing.B, spec string, scheme routing.Scheme, load float64,
 
 // benchEngine warms e up for 5000 cycles, then times ops of 1000 cycles.
 func benchEngine(b *testing.B, e *Engine) {
-	for e.now < 5000 {
+	for e.now < 5000*int64(max(1, e.p.PacketFlits/4)) { // long packets take longer to fill the network
 		e.Step()
 	}
 	hops0, cycles0 := e.m.flitHops, e.now
@@ -69,6 +69,37 @@ func BenchmarkTorus8x8x8Wormhole(b *testing.B) {
 	p := Defaults()
 	p.Switching = Wormhole
 	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}
+
+// BenchmarkTorus8x8x8OutputQueues is the target network with an output queue of two
+// packets per port and VC: every packet-hop crosses two queues.
+func BenchmarkTorus8x8x8OutputQueues(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+	p.OutputFlits = 8
+	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}
+
+// BenchmarkTorus8x8x8VOQ is the target network with virtual output queues.
+func BenchmarkTorus8x8x8VOQ(b *testing.B) {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+	p.VOQ = true
+	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.2, p)
+}
+
+// BenchmarkKNSPreset is the KNS paper's model (output queues, 256-flit packets) on
+// kns:16,2,2,fattree (256 PEs) at 0.3 flits/cycle/PE, below its saturation.
+func BenchmarkKNSPreset(b *testing.B) {
+	pre, _ := LookupPreset("kns")
+	benchSteady(b, "kns:16,2,2,fattree", routing.SchemeNone, 0.3, pre.Params())
+}
+
+// BenchmarkCSwitchPreset is the C-switch paper's model (virtual output queues, 32-flit
+// packets) on the 1,024-node O-BMIN, ktree:4,5/cswitch, at 0.5 flits/cycle/PE.
+func BenchmarkCSwitchPreset(b *testing.B) {
+	pre, _ := LookupPreset("cswitch")
+	benchSteady(b, "ktree:4,5/cswitch", routing.SchemeNone, 0.5, pre.Params())
 }
 
 // BenchmarkTorus8x8x8Adaptive is BenchmarkTorus8x8x8 under Duato's adaptive routing

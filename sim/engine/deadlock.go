@@ -60,16 +60,21 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		return -1
 	}
 	s := int(ip.sw)
-	base := e.net.PortID(s, 0)
-	pk := &e.pk[vc.headPkt]
-	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
-	if len(cands) == 0 {
-		return -1
-	}
-	c := cands[len(cands)-1]
-	for _, x := range cands {
-		if x.Escape { // adaptive routing: the escape channel is the one that must move
-			c = x
+	base := int(e.swBase[s])
+	var c routing.Candidate
+	if e.isQueue(s) {
+		c = e.queueRoute(base, int(ip.local), ivc)
+	} else {
+		pk := &e.pk[vc.headPkt]
+		cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
+		if len(cands) == 0 {
+			return -1
+		}
+		c = cands[len(cands)-1]
+		for _, x := range cands {
+			if x.Escape { // adaptive routing: the escape channel is the one that must move
+				c = x
+			}
 		}
 	}
 	op := &e.ports[base+int(c.Port)]
@@ -186,9 +191,15 @@ func (e *Engine) describe(cycle []int32) *Deadlock {
 	for _, ivc := range cycle {
 		ps := &e.ports[e.vcs[ivc].port]
 		s, q := int(ps.sw), int(ps.local)
+		name := ""
+		if e.isQueue(s) {
+			s, q, name = e.queueLabel(s)
+		} else {
+			name = e.net.PortName(s, q)
+		}
 		d.Channels = append(d.Channels, WaitingChannel{
 			Switch: s, Node: e.net.Coord(e.net.Node(s)), Card: e.net.Card(s), Port: q,
-			PortName: e.net.PortName(s, q), VC: int(ivc - ps.vc0),
+			PortName: name, VC: int(ivc - ps.vc0),
 		})
 	}
 	return d
@@ -206,7 +217,7 @@ func (e *Engine) waitsForWormhole(ivc int32) int32 {
 	}
 	ip := &e.ports[vc.port]
 	s := int(ip.sw)
-	base := e.net.PortID(s, 0)
+	base := int(e.swBase[s])
 	pk := &e.pk[vc.headPkt]
 	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
 	if len(cands) == 0 {

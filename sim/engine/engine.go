@@ -108,13 +108,18 @@ type portState struct {
 	owner           int32 // input port whose packet last held this output (valid while outBusy > now)
 	lat             int32 // latency of the link leaving this port
 	back            int32 // delay of credits returning to whoever feeds this input
-	local           int16
-	outRR           int16 // stage-2 round-robin pointer (local input port); iSLIP's grant pointer
-	acRR            int16 // iSLIP's accept pointer (local output port)
-	nvc             int8
-	inRR            int8 // stage-1 round-robin pointer
-	kind            topology.PortKind
-	ready           uint64 // bit v: the head packet of input VC v may leave (it has arrived)
+	// link is the network port whose link a packet leaving this port crosses: the port
+	// itself, an output queue's network port, or -1 for a crossbar output that feeds
+	// its output queue (switch.go). Hops and channel loads count links only.
+	link  int32
+	local int16
+	outRR int16 // stage-2 round-robin pointer (local input port); iSLIP's grant pointer
+	acRR  int16 // iSLIP's accept pointer (local output port)
+	voqRR int16 // virtual output queues: the output port served first
+	nvc   int8
+	inRR  int8 // stage-1 round-robin pointer
+	kind  topology.PortKind
+	ready uint64 // bit v: the head packet of input VC v may leave (it has arrived)
 }
 
 // stream is a packet crossing a switch: from an input VC to an output port, one flit
@@ -208,6 +213,14 @@ type Engine struct {
 
 	wh *wormhole // wormhole switching state, or nil
 
+	// The engine's switches are the network's, then one output queue per network port
+	// that sends when Params.OutputFlits > 0 (switch.go).
+	nReal   int32   // the network's switches; higher ids are output queues
+	realVCs int32   // the VCs of the network's ports; higher ids are output queues'
+	swBase  []int32 // first global port of every switch
+	swPorts []int16 // ports of every switch
+	voq     *voqState
+
 	prog     Program // closed-loop workload, or nil
 	progSend func(src, dst, packets, id int32)
 	progID   []int32 // per slot of msgs: the Program's id of the message in it
@@ -227,6 +240,7 @@ type Engine struct {
 type request struct {
 	in, out int32 // local ports
 	ivc     int32
+	slot    int32 // virtual output queues: the queue position of the packet, else -1 (the head)
 	cand    routing.Candidate
 }
 
@@ -271,10 +285,24 @@ func Check(cfg Config) error {
 // check validates the configuration and returns the parameters in force (defaults
 // filled, buffers resolved) and the injection process.
 func (cfg Config) check() (Params, traffic.Injection, error) {
-	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil && cfg.Program == nil {
+	return cfg.checkAs(cfg.Program != nil)
+}
+
+// CheckClosedLoop is Check for a closed-loop configuration whose program is not built
+// yet (cfg.Program may be nil): the parameters, buffers and size as New would check
+// them for a program. Building a large collective's programs costs seconds; a spec
+// with many curves checks them all first.
+func CheckClosedLoop(cfg Config) error {
+	_, _, err := cfg.checkAs(true)
+	return err
+}
+
+// checkAs is check, for a closed-loop run if closed.
+func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
+	if cfg.Net == nil || cfg.Routing == nil || cfg.Pattern == nil && !closed {
 		return Params{}, traffic.Injection{}, fmt.Errorf("engine: a network, a routing function and a traffic pattern or program are required")
 	}
-	if cfg.Program != nil {
+	if closed {
 		// Nothing is generated on a timer, and the whole run is measured.
 		cfg.Params.Load, cfg.Params.Warmup, cfg.Params.Measure = 0, 0, 1
 	}
@@ -295,21 +323,37 @@ func (cfg Config) check() (Params, traffic.Injection, error) {
 	return p, inj, nil
 }
 
-// layout allocates the flat state arrays.
+// layout allocates the flat state arrays: the network's switches and ports, and, with
+// output queues, one two-port stage per network port that sends (switch.go).
 func (e *Engine) layout() {
 	net, p := e.net, e.p
-	e.ports = make([]portState, net.TotalPorts())
-	e.inStream = make([]stream, net.TotalPorts())
-	e.swReady = make([]uint64, net.Switches())
-	e.wide = make([]bool, net.Switches())
+	nsw, nports := net.Switches(), net.TotalPorts()
+	var egress []int32 // network ports that get an output queue
+	if p.OutputFlits > 0 {
+		for g := 0; g < nports; g++ {
+			if pt := net.Port(e.portSwitch(g)); pt.Kind == topology.Terminal || pt.Connected() {
+				egress = append(egress, int32(g))
+			}
+		}
+	}
+	total, nall := nports+2*len(egress), nsw+len(egress)
+	e.nReal = int32(nsw)
+	e.ports = make([]portState, total)
+	e.inStream = make([]stream, total)
+	e.swReady = make([]uint64, nall)
+	e.wide = make([]bool, nall)
+	e.swBase = make([]int32, nall)
+	e.swPorts = make([]int16, nall)
 	maxPorts, nvc := 0, 0
-	for s := 0; s < net.Switches(); s++ {
+	for s := 0; s < nsw; s++ {
 		maxPorts = max(maxPorts, net.Ports(s))
 		e.wide[s] = net.Ports(s) > 64
+		e.swBase[s], e.swPorts[s] = int32(net.PortID(s, 0)), int16(net.Ports(s))
 		for q := 0; q < net.Ports(s); q++ {
 			port := net.Port(s, q)
-			ps := &e.ports[net.PortID(s, q)]
-			*ps = portState{sw: int32(s), local: int16(q), kind: port.Kind, owner: -1, down: -1,
+			g := net.PortID(s, q)
+			ps := &e.ports[g]
+			*ps = portState{sw: int32(s), local: int16(q), kind: port.Kind, owner: -1, down: -1, link: int32(g),
 				vc0: int32(nvc), lat: int32(e.latency(port)), back: int32(e.latency(port))}
 			if port.Receives() { // credits go back as slowly as the flits came
 				ps.back = int32(e.latency(net.Port(int(port.From), int(port.FromPort))))
@@ -320,12 +364,17 @@ func (e *Engine) layout() {
 			}
 		}
 	}
-	for g := range e.ports {
+	for g := 0; g < nports; g++ {
 		ps := &e.ports[g]
 		if port := net.Port(int(ps.sw), int(ps.local)); port.Connected() {
 			ps.down = e.ports[net.PortID(int(port.Peer), int(port.PeerPort))].vc0
 		}
 	}
+	e.realVCs = int32(nvc)
+	for i, g := range egress {
+		nvc = e.layoutOutputQueue(nsw+i, nports+2*i, int(g), nvc)
+	}
+	maxPorts = max(maxPorts, 2)
 	e.vcs = make([]vcState, nvc)
 	if e.candCap > 0 {
 		e.cands = make([]routing.Candidate, nvc*e.candCap)
@@ -333,17 +382,23 @@ func (e *Engine) layout() {
 	qtotal := 0
 	for g := range e.ports {
 		ps := &e.ports[g]
-		b := e.buffer(ps.kind)
+		flits := e.buffer(ps.kind).Flits
+		if int32(ps.vc0) >= e.realVCs && ps.nvc > 0 {
+			flits = p.OutputFlits
+		}
 		for v := 0; v < int(ps.nvc); v++ {
 			// Queue entries: every packet with a flit in the buffer or on its way; at most
 			// two of them are partial.
-			c := b.Flits/p.PacketFlits + 2
-			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), capacity: int32(b.Flits), credits: int32(b.Flits),
+			c := flits/p.PacketFlits + 2
+			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), capacity: int32(flits), credits: int32(flits),
 				qBase: int32(qtotal), qCap: uint16(c)}
 			qtotal += c
 		}
 	}
 	e.queue = make([]qEntry, qtotal)
+	if p.VOQ {
+		e.voq = newVOQ(qtotal, maxPorts)
+	}
 
 	nt := net.Terminals()
 	e.src.init(nt, p.Seed)
@@ -359,7 +414,7 @@ func (e *Engine) layout() {
 
 	// The wheel must reach the furthest event: a head's arrival plus routing delay,
 	// or the end of a packet.
-	w, slowest := 1, max(p.LinkLatency, p.InternalLatency)
+	w, slowest := 1, max(p.LinkLatency, p.InternalLatency, p.TerminalLatency)
 	for g := range e.ports {
 		slowest = max(slowest, int(e.ports[g].lat))
 	}
@@ -368,9 +423,9 @@ func (e *Engine) layout() {
 	}
 	e.wheel = make([][]uint32, w)
 	e.wmask = int64(w - 1)
-	e.inNow = make([]int64, net.Switches())
-	e.inNext = make([]int64, net.Switches())
-	e.wakeAt = make([]int64, net.Switches())
+	e.inNow = make([]int64, nall)
+	e.inNext = make([]int64, nall)
+	e.wakeAt = make([]int64, nall)
 	for i := range e.inNow {
 		e.inNow[i], e.inNext[i] = -1, -1
 	}
@@ -387,16 +442,33 @@ func (e *Engine) layout() {
 	}
 }
 
+// portSwitch is the switch and local index of network port g.
+func (e *Engine) portSwitch(g int) (s, q int) {
+	lo, hi := 0, e.net.Switches()-1
+	for lo < hi { // the last switch whose first port is at most g
+		mid := (lo + hi + 1) / 2
+		if e.net.PortID(mid, 0) <= g {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, g - e.net.PortID(lo, 0)
+}
+
 // latency is the latency of the link leaving a port: the network's, when it gives one
-// (a network file's links), else the parameter for the port's kind.
+// (a network file's links), else the parameter for the port's kind, times the link's
+// length in standard links (RUFT's long links back to the routers).
 func (e *Engine) latency(port topology.Port) int {
 	switch {
 	case port.Latency > 0:
 		return int(port.Latency)
 	case port.Kind == topology.Internal:
-		return e.p.InternalLatency
+		return e.p.InternalLatency * max(int(port.Length), 1)
+	case port.Kind == topology.Terminal:
+		return e.p.TerminalLatency
 	}
-	return e.p.LinkLatency
+	return e.p.LinkLatency * max(int(port.Length), 1)
 }
 
 func (e *Engine) buffer(k topology.PortKind) Buffer {
@@ -727,6 +799,8 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		e.readyAtCycle(ivc, ready)
+	} else if e.voq != nil && ivc < e.realVCs { // every packet may be the first of its output
+		e.readyAtCycle(ivc, ready)
 	}
 }
 
@@ -749,8 +823,8 @@ const (
 // blocked for room retries next cycle; one whose input or output port is busy sleeps
 // until the port frees (at the flit level the packet's tail wakes the switch instead).
 func (e *Engine) allocate(s int) {
-	base := e.net.PortID(s, 0)
-	np := e.net.Ports(s)
+	base := int(e.swBase[s])
+	np := int(e.swPorts[s])
 	ports := e.swReady[s]
 	if e.wide[s] {
 		ports = ^uint64(0)
@@ -764,15 +838,17 @@ func (e *Engine) allocate(s int) {
 				return
 			}
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(ps.ready))
-			c, verdict, at := e.consider(s, q, base, ivc)
+			c, verdict, at, slot := e.consider(s, q, base, ivc)
 			switch verdict {
 			case canGo:
-				e.start(base, np, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
+				e.start(base, np, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
 				if e.p.Allocator.ISLIP { // one request: granted and accepted
 					ps.acRR = nextPort(int32(c.Port), np)
 				}
 			case waitBusy:
 				e.sleep(s, at)
+			case notReady:
+				e.unready(ps, ivc)
 			default:
 				e.relist(int32(s))
 			}
@@ -814,18 +890,21 @@ func (e *Engine) allocate(s int) {
 			}
 			rot &= rot - 1
 			ivc := ps.vc0 + int32(v)
-			c, verdict, at := e.consider(s, q, base, ivc)
+			c, verdict, at, slot := e.consider(s, q, base, ivc)
 			if verdict == canGo {
 				if nreq == len(e.req) {
 					e.req = append(e.req, request{})
 				}
-				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c}
+				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c}
 				nreq++
 				break
 			}
-			if verdict == waitBusy {
+			switch verdict {
+			case waitBusy:
 				sleep = min(sleep, at)
-			} else {
+			case notReady:
+				e.unready(ps, ivc)
+			default:
 				blocked = true
 			}
 		}
@@ -833,7 +912,7 @@ func (e *Engine) allocate(s int) {
 	// Stage 2: every requested output port grants one input, round-robin.
 	reqs := e.req[:nreq]
 	for i, r := range reqs {
-		if b := e.best[r.out]; b < 0 || e.rrBefore(base+int(r.out), r.in, reqs[b].in, np) {
+		if b := e.best[r.out]; b < 0 || e.wins(base, np, r, reqs[b]) {
 			e.best[r.out] = int32(i)
 		}
 	}
@@ -859,27 +938,38 @@ func (e *Engine) allocate(s int) {
 
 // consider decides whether the head packet of input VC ivc (at local port q of switch
 // s) can start now; when it waits for a busy port, at is the cycle the port frees.
-func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdict int, at int64) {
+// Under virtual output queues it considers the first packet of each output's queue
+// and returns the queue position of the one it offers (else slot is -1).
+func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdict int, at int64, slot int32) {
 	vc := &e.vcs[ivc]
-	if e.det == nil {
+	switch {
+	case int32(s) >= e.nReal: // an output queue: on to the link
+		c = e.queueRoute(base, q, ivc)
+		verdict, at = e.verdict(base, c)
+		return c, verdict, at, -1
+	case e.voq != nil:
+		return e.considerVOQ(s, q, base, ivc)
+	case e.det == nil:
 		if c, ok := e.choose(s, q, ivc, vc.headPkt, base); ok {
-			return c, canGo, 0
+			return c, canGo, 0, -1
 		}
-		return c, waitRoom, 0
+		return c, waitRoom, 0, -1
 	}
 	if !vc.routed { // deterministic: one candidate, routed once per hop
 		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
 		vc.routed = true
 	}
 	c = vc.route
-	op := &e.ports[base+int(c.Port)]
-	if op.outBusy > e.now {
-		return c, waitBusy, op.outBusy
+	verdict, at = e.verdict(base, c)
+	return c, verdict, at, -1
+}
+
+// unready takes input VC ivc of port ps out of allocation: none of its packets may
+// leave yet, and each will mark it again when it may (virtual output queues).
+func (e *Engine) unready(ps *portState, ivc int32) {
+	if ps.ready &^= 1 << uint(ivc-ps.vc0); ps.ready == 0 {
+		e.swReady[ps.sw] &^= 1 << uint(ps.local)
 	}
-	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble) {
-		return c, waitRoom, 0
-	}
-	return c, canGo, 0
 }
 
 // sleep makes switch s allocate again at cycle at, when a port it waits for frees (a
@@ -889,6 +979,20 @@ func (e *Engine) sleep(s int, at int64) {
 		e.wakeAt[s] = at
 		e.schedule(at, evWake|uint32(s))
 	}
+}
+
+// wins reports whether request r beats request b for their output port: under
+// TransitPriority a packet in transit beats one being injected (BlueGene/L's rule),
+// otherwise (and between two of a kind) the output's round-robin order decides.
+func (e *Engine) wins(base, np int, r, b request) bool {
+	if e.p.TransitPriority {
+		rt := e.ports[base+int(r.in)].kind == topology.Terminal
+		bt := e.ports[base+int(b.in)].kind == topology.Terminal
+		if rt != bt {
+			return bt
+		}
+	}
+	return e.rrBefore(base+int(r.out), r.in, b.in, np)
 }
 
 // rrBefore reports whether input a comes before input b in output g's round-robin order.
@@ -1057,6 +1161,10 @@ func (e *Engine) start(base, np int, r request) {
 	ip, op := &e.ports[in], &e.ports[out]
 	vc := &e.vcs[r.ivc]
 	st := stream{in: int32(in), out: int32(out), ivc: r.ivc, dvc: -1, pkt: vc.headPkt, start: e.now}
+	if r.slot >= 0 { // virtual output queues: not necessarily the first packet
+		st.pkt = e.queue[vc.qBase+r.slot].pkt
+		ip.voqRR = int16(r.out) + 1
+	}
 	if op.down >= 0 {
 		st.dvc = op.down + int32(r.cand.VC)
 	}
@@ -1082,17 +1190,24 @@ func (e *Engine) start(base, np int, r request) {
 	// the VC's next packet may follow.
 	now, L := e.now, int64(e.L)
 	ip.inBusy, op.outBusy = now+L, now+L
+	if e.p.CrossbarPerVC { // the input's other VCs have crossbar inputs of their own
+		ip.inBusy = now + 1
+	}
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
-		e.pk[st.pkt].hops++
-		e.enqueue(st.dvc, st.pkt, now+lat+int64(e.p.RoutingDelay))
-		e.m.flitHops += L
+		e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+		if op.link >= 0 {
+			e.pk[st.pkt].hops++
+			e.m.flitHops += L
+		}
 	} else {
 		e.deliver(st.pkt, now+L-1+lat)
 		e.m.ejectAll += L
 	}
-	e.m.channel(out, now, L)
+	if op.link >= 0 {
+		e.m.channel(int(op.link), now, L)
+	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
 	// one might not, and waits for its event.
@@ -1102,10 +1217,14 @@ func (e *Engine) start(base, np int, r request) {
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
 	}
 	e.lastMove = now + L - 1
-	e.popHead(r.ivc, now+L)
-	if c := e.m.closed; c != nil {
+	if c := e.m.closed; c != nil && op.link >= 0 {
 		c.switchBusy(out, now, now+L)
 	}
+	if r.slot >= 0 {
+		e.removeVOQ(r.ivc, r.slot, now+L)
+		return
+	}
+	e.popHead(r.ivc, now+L)
 }
 
 // countHop records a packet's hop on candidate c through output port op: whether it
@@ -1174,16 +1293,22 @@ func (e *Engine) advance() {
 			dv.credits--
 			e.schedule(now+lat, evArrival|uint32(st.dvc))
 			if vc.headSent == 1 {
-				e.pk[st.pkt].hops++
-				e.enqueue(st.dvc, st.pkt, now+lat+int64(e.p.RoutingDelay))
+				if op.link >= 0 {
+					e.pk[st.pkt].hops++
+				}
+				e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
 			}
-			e.m.flitHops++
+			if op.link >= 0 {
+				e.m.flitHops++
+			}
 		} else {
 			e.m.ejectAll++
 		}
-		e.m.channel(int(st.out), now, 1)
-		if e.m.closed != nil {
-			e.m.closed.switchBusy(int(st.out), now, now+1)
+		if op.link >= 0 {
+			e.m.channel(int(op.link), now, 1)
+			if e.m.closed != nil {
+				e.m.closed.switchBusy(int(st.out), now, now+1)
+			}
 		}
 		if uint32(vc.headSent) < e.L {
 			i++

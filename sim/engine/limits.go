@@ -60,14 +60,26 @@ func footprint(z topology.Size, p Params) Footprint {
 		f.VCs += vcs
 		f.QueueEntries += vcs * int64(c.buf.Flits/p.PacketFlits+2)
 	}
-	perSwitch := int64(8 + 1 + 3*8) // ready mask, width, allocation stamps
+	perSwitch := int64(8 + 1 + 3*8 + 4 + 2) // ready mask, width, allocation stamps, port range
+	ports, switches := z.Ports(), z.Switches
+	if p.OutputFlits > 0 { // a two-port stage per port, with as many VCs as the link's far end
+		vcs := f.VCs
+		f.VCs += vcs
+		f.QueueEntries += vcs * int64(p.OutputFlits/p.PacketFlits+2)
+		ports += 2 * z.Ports()
+		switches += z.Ports()
+	}
 	perPE := int64(4+4+8+4+1+1+4) + // NIC
 		int64(5*4+2*8+1) + // source queue
 		64 // generation calendar: two slots of 4 bytes per PE per expected arrival
 	msgs := max(int64(srcBudget), z.Terminals*srcCapMin)
 	inFlight := f.QueueEntries + z.Terminals
-	f.State = f.VCs*perVC + f.QueueEntries*int64(unsafe.Sizeof(qEntry{})) + z.Ports()*perPort +
-		z.Switches*perSwitch + z.Terminals*perPE +
+	perSlot := int64(unsafe.Sizeof(qEntry{}))
+	if p.VOQ {
+		perSlot += int64(unsafe.Sizeof(routing.Candidate{}))
+	}
+	f.State = f.VCs*perVC + f.QueueEntries*perSlot + ports*perPort +
+		switches*perSwitch + z.Terminals*perPE +
 		2<<20 // calendar wheel, histograms, timing wheel
 	f.Traffic = msgs*int64(unsafe.Sizeof(srcMsg{}))*5/4 + // source queue pool at its cap, grown by append
 		inFlight*int64(unsafe.Sizeof(packet{})+unsafe.Sizeof(message{}))*5/4

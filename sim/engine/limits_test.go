@@ -16,13 +16,16 @@ import (
 // measured heap within 30 % of the estimate of the network and the engine's state.
 func TestFootprintMatchesAllocation(t *testing.T) {
 	for _, c := range []struct {
-		spec   string
-		scheme routing.Scheme
-		sw     Switching
+		spec        string
+		scheme      routing.Scheme
+		sw          Switching
+		outputFlits int
+		voq         bool
 	}{
-		{"torus:32x32x16", routing.SchemeVC, CutThrough},
-		{"twin:16x16x8/D", routing.SchemeBubble, CutThrough},
-		{"torus:32x32x16", routing.SchemeVC, Wormhole},
+		{"torus:32x32x16", routing.SchemeVC, CutThrough, 0, false},
+		{"twin:16x16x8/D", routing.SchemeBubble, CutThrough, 0, false},
+		{"torus:32x32x16", routing.SchemeVC, Wormhole, 0, false},
+		{"torus:32x32x16", routing.SchemeVC, CutThrough, 16, true},
 	} {
 		heap := func() int64 {
 			runtime.GC()
@@ -38,7 +41,7 @@ func TestFootprintMatchesAllocation(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := params(0.1, 100, 100, 1)
-		p.Switching = c.sw
+		p.Switching, p.OutputFlits, p.VOQ = c.sw, c.outputFlits, c.voq
 		e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: p})
 		if err != nil {
 			t.Fatal(err)

@@ -103,14 +103,28 @@ type Params struct {
 	External  Buffer `yaml:"external_buffer" json:"external_buffer"`
 	Internal  Buffer `yaml:"internal_buffer" json:"internal_buffer"`
 	PortFlits int    `yaml:"port_flits" json:"port_flits"` // flits per input port for the default split (128)
+	// TerminalLatency is the latency of the links between PEs and their switches, or
+	// 0 for LinkLatency.
+	TerminalLatency int `yaml:"terminal_latency" json:"terminal_latency,omitempty"`
+	// OutputFlits, when above 0, gives every output port an output queue of that many
+	// flits per VC between the crossbar and the link (switch.go): a packet crosses the
+	// crossbar into it when it has room for the packet, and leaves it for the link
+	// when the next switch has room. 0 is the input-queued switch.
+	OutputFlits int `yaml:"output_flits" json:"output_flits,omitempty"`
+	// VOQ organises every input VC's buffer as virtual output queues (switch.go): a
+	// packet waits only behind older packets for the same output port, never behind
+	// one for another (no head-of-line blocking). It needs virtual cut-through and a
+	// routing that gives one port per hop.
+	VOQ bool `yaml:"voq" json:"voq,omitempty"`
 	// BufferSplit is how PortFlits is split among the VCs when no buffer is given: ""
 	// (the 3DT papers': the VCs the routing needs rounded up to a power of two, at
 	// least four under the VC scheme and on internal links) or "equal" (paper (b):
 	// exactly the VCs the routing uses, equal shares).
 	BufferSplit string `yaml:"buffer_split,omitempty" json:"buffer_split,omitempty"`
 	// Allocator is the switch allocator: two-stage round-robin (the zero value, rr2)
-	// or iSLIP with its iterations (islip:N).
-	Allocator Allocator `yaml:"allocator" json:"allocator"`
+	// or iSLIP with its iterations (islip:N). Left out of JSON when rr2, so the keys of
+	// points stored before allocators were a parameter stay the same.
+	Allocator Allocator `yaml:"allocator" json:"allocator,omitzero"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -124,6 +138,15 @@ type Params struct {
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
 	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance"`
+	// TransitPriority gives packets in transit priority over packets being injected when
+	// both want the same output port (BlueGene/L's congestion control, which the
+	// twisted-tori paper's router has); false: round-robin among all inputs.
+	TransitPriority bool `yaml:"transit_priority,omitempty" json:"transit_priority,omitempty"`
+	// CrossbarPerVC gives every input VC its own crossbar input (BlueGene/L's switch):
+	// the VCs of one input port forward packets concurrently, one new packet per input
+	// port per cycle, each at one flit per cycle. False: one crossbar input per port,
+	// one packet at a time (MODEL.md). Virtual cut-through only.
+	CrossbarPerVC bool `yaml:"crossbar_per_vc,omitempty" json:"crossbar_per_vc,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 }
@@ -141,6 +164,9 @@ func (p Params) withDefaults() Params {
 	}
 	if p.PortFlits == 0 {
 		p.PortFlits = Defaults().PortFlits
+	}
+	if p.TerminalLatency == 0 {
+		p.TerminalLatency = p.LinkLatency
 	}
 	return p
 }
@@ -216,6 +242,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 				return fmt.Errorf("bubble flow control needs room for two packets (%d flits) per %s VC, the buffer has %d", 2*p.PacketFlits, c.kind, c.buf.Flits)
 			}
 		}
+		if p.OutputFlits > 0 && p.OutputFlits < 2*p.PacketFlits { // a ring is entered at the output queue
+			return fmt.Errorf("bubble flow control needs room for two packets (%d flits) in the output queues, they have %d", 2*p.PacketFlits, p.OutputFlits)
+		}
 	}
 	return nil
 }
@@ -233,6 +262,18 @@ func (p *Params) validate() error {
 		return fmt.Errorf("link latency %d: accepted are 1 to 1000 cycles", p.LinkLatency)
 	case p.InternalLatency < 1 || p.InternalLatency > 1000:
 		return fmt.Errorf("internal link latency %d: accepted are 1 to 1000 cycles", p.InternalLatency)
+	case p.TerminalLatency < 1 || p.TerminalLatency > 1000:
+		return fmt.Errorf("terminal link latency %d: accepted are 1 to 1000 cycles", p.TerminalLatency)
+	case p.OutputFlits < 0 || p.OutputFlits > MaxVCFlits:
+		return fmt.Errorf("output queues of %d flits: accepted are 0 (none) to %d flits per VC", p.OutputFlits, MaxVCFlits)
+	case p.OutputFlits > 0 && p.Switching != CutThrough:
+		return fmt.Errorf("output queues need virtual cut-through switching, not %s", p.Switching)
+	case p.OutputFlits > 0 && p.OutputFlits < p.PacketFlits:
+		return fmt.Errorf("output queues of %d flits cannot hold a %d-flit packet: accepted are at least %d flits", p.OutputFlits, p.PacketFlits, p.PacketFlits)
+	case p.OutputFlits > 0 && p.OutputFlits/p.PacketFlits+2 > maxQueuedPackets:
+		return fmt.Errorf("output queues of %d flits hold %d packets of %d flit(s); accepted are at most %d packets", p.OutputFlits, p.OutputFlits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+	case p.VOQ && p.Switching != CutThrough:
+		return fmt.Errorf("virtual output queues need virtual cut-through switching, not %s", p.Switching)
 	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:
 		return fmt.Errorf("routing delay %d: accepted are 0 to 1000 cycles", p.RoutingDelay)
 	case p.PortFlits < 1 || p.PortFlits > MaxPortFlits:
@@ -245,6 +286,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
 	case p.Warmup > MaxCycles || p.Measure > MaxCycles-p.Warmup:
 		return fmt.Errorf("warm-up %d + measurement %d cycles: accepted are at most %d cycles in all", p.Warmup, p.Measure, int64(MaxCycles))
+	case p.CrossbarPerVC && p.Switching != CutThrough:
+		return fmt.Errorf("crossbar_per_vc models virtual cut-through switches; switching %s has one crossbar input per port", p.Switching)
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
@@ -254,42 +297,6 @@ func (p *Params) validate() error {
 // SplitEqual is the buffer split of paper (b): every input port's PortFlits shared
 // equally by exactly the VCs the routing uses.
 const SplitEqual = "equal"
-
-// SwitchPreset is a named switch model: the parameters a paper's switch fixes.
-type SwitchPreset struct {
-	Name, Summary string
-	Apply         func(p *Params)
-}
-
-// SwitchPresets lists the named switch models. The defaults are the 3DT papers'.
-func SwitchPresets() []SwitchPreset {
-	return []SwitchPreset{
-		{"3dt", "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
-			func(p *Params) { p.PortFlits, p.BufferSplit, p.PacketFlits, p.Allocator = 128, "", 4, Allocator{} }},
-		{"adaptive", "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
-			func(p *Params) {
-				p.PortFlits, p.BufferSplit, p.PacketFlits, p.Allocator = 1024, SplitEqual, 4, Allocator{}
-			}},
-		{"extoll", "the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2, docs/model.md): virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
-			func(p *Params) {
-				p.Switching, p.Allocator = CutThrough, Allocator{ISLIP: true, Iterations: 1}
-				p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
-			}},
-	}
-}
-
-// ApplyPreset sets the parameters of a named switch model.
-func (p *Params) ApplyPreset(name string) error {
-	var names []string
-	for _, sp := range SwitchPresets() {
-		if sp.Name == strings.ToLower(strings.TrimSpace(name)) {
-			sp.Apply(p)
-			return nil
-		}
-		names = append(names, sp.Name)
-	}
-	return fmt.Errorf("unknown switch preset %q: accepted are %s", name, strings.Join(names, ", "))
-}
 
 // ModelVersion is the revision of the simulation model: bump it whenever a change to
 // the engine, routing, topology or traffic packages changes any result for a given

@@ -44,7 +44,9 @@ const MaxProgramCycles = 1 << 40
 // then cover the whole run.
 type ClosedLoop struct {
 	// ExecutionCycles is the cycle at which the program finished: every message had
-	// been received and the network was empty. The run starts at cycle 0.
+	// been received and the network was empty. The run starts at cycle 0. It is -1
+	// when the run stopped before the program finished (a deadlock); the other fields
+	// then count what happened until then.
 	ExecutionCycles int64 `json:"execution_cycles"`
 	// LatencyNetworkFlit and LatencyE2EFlit are per flit: from the flit leaving the
 	// source NIC (network) or from its message being posted (end to end) to the flit
@@ -164,13 +166,17 @@ func (m *meter) initClosed(e *Engine) {
 	c := &closedMeter{portSwitch: make([]int32, len(e.ports)),
 		busyUntil: make([]int64, e.net.Switches()), busy: make([]int64, e.net.Switches())}
 	for g := range e.ports {
-		c.portSwitch[g] = e.ports[g].sw
+		s := e.ports[g].sw
+		if e.isQueue(int(s)) { // an output queue is part of the switch of its link's port
+			s = e.ports[e.ports[e.swBase[s]+1].link].sw
+		}
+		c.portSwitch[g] = s
 	}
 	m.closed = c
 }
 
 // switchBusy counts the cycles [lo, hi) in which output port out's switch delivers
-// flits (a closed-loop run measures the whole run, so no window clips them).
+// flits onto a link or to a NIC (with output queues: the queue of one of its ports) (a closed-loop run measures the whole run, so no window clips them).
 // Intervals of one switch arrive in order of their start (the current cycle), so
 // their union grows at its end.
 func (c *closedMeter) switchBusy(out int, lo, hi int64) {

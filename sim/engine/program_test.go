@@ -316,3 +316,71 @@ func TestProgramLocalMessages(t *testing.T) {
 		t.Errorf("local ping-pong: %d cycles (want 60), %d packets through the network", res.Closed.ExecutionCycles, res.PacketsDelivered)
 	}
 }
+
+// A closed-loop run that deadlocks stops and names the cycle, as an open-loop one
+// does: a linear all-to-all on a ring of 8 without deadlock avoidance fills the x+
+// channels (8-flit buffers) in a cycle; with dateline VCs or bubble flow control (and
+// the default buffers, which the VCs split) the same workload ends.
+func TestProgramDeadlockNamed(t *testing.T) {
+	p := Defaults()
+	p.PortFlits, p.Watchdog = 8, 2000
+	w := buildWorkload(t, "alltoall:linear:512B", 8)
+	e, _ := closedRun(t, "torus:8", w, routing.SchemeNone, p)
+	res, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deadlock == nil || len(res.Deadlock.Channels) != 8 || res.Closed == nil || res.Closed.ExecutionCycles != -1 {
+		t.Fatalf("no avoidance: deadlock %v, closed-loop %+v", res.Deadlock, res.Closed)
+	}
+	for _, scheme := range []routing.Scheme{routing.SchemeVC, routing.SchemeBubble} {
+		e, r := closedRun(t, "torus:8", w, scheme, Defaults())
+		res, err := e.Run(context.Background())
+		if err != nil || res.Deadlock != nil || res.Closed.ExecutionCycles <= 0 || r.Stats().Messages != 56 {
+			t.Errorf("%s: %v, deadlock %v, %+v", scheme, err, res.Deadlock, res.Closed)
+		}
+	}
+}
+
+// Closed-loop switch utilisation counts a network switch's flits once with the switch
+// features of the presets: an output queue delivers for the switch it belongs to, and
+// a packet chosen from a virtual output queue counts as any other. One message, as in
+// TestProgramSingleMessageIsZeroLoadLatency: every switch on its path delivers L
+// flits per packet.
+func TestProgramSwitchUtilisationWithOutputQueuesAndVOQ(t *testing.T) {
+	for _, c := range []struct {
+		net      string
+		src, dst int
+	}{{"torus:8x8x8", 3, 300}, {"mesh:5x4", 19, 0}} {
+		net := topology.MustNew(c.net)
+		for _, variant := range []string{"output queues", "voq"} {
+			b, _ := workload.NewBuilder(net.Terminals())
+			b.Send(c.src, c.dst, 512)
+			b.Recv(c.dst, c.src)
+			w, err := b.Build("one message")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Defaults()
+			if variant == "voq" {
+				p.VOQ = true
+			} else {
+				p.OutputFlits = 2 * p.PacketFlits
+			}
+			e, _ := closedRun(t, c.net, w, routing.SchemeBubble, p)
+			res, err := e.Run(context.Background())
+			if err != nil || res.Deadlock != nil {
+				t.Fatal(err, res.Deadlock)
+			}
+			hops := len(routing.NewDOR(net, routing.TiePlus).Path(c.src, c.dst, nil)) - 1
+			packets := workload.RunConfig{FlitBytes: 16, PacketFlits: p.PacketFlits}.Packets(512)
+			L := int64(p.PacketFlits)
+			if got, want := res.Closed.SwitchUtilisation*float64(net.Switches()), float64(int64(hops+1)*L*packets); got != want {
+				t.Errorf("%s %s: switches busy %g cycles in all, want %g", c.net, variant, got, want)
+			}
+			if res.Closed.SwitchUtilisationMax != float64(L*packets) {
+				t.Errorf("%s %s: busiest switch %g cycles, want %d", c.net, variant, res.Closed.SwitchUtilisationMax, L*packets)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -214,9 +215,22 @@ type Result struct {
 	// ChannelUtil is the utilisation of every output port by global port id
 	// (topology.Network.PortID), kept when Params.Channels is set.
 	ChannelUtil []float64 `json:"channel_util,omitempty"`
+	// UtilByClass is the utilisation of the switch-to-switch channels by the class of
+	// the switch they leave (KNS routers and subnet stages, fat-tree stages), for
+	// networks whose switches have classes.
+	UtilByClass []ClassUtil `json:"util_by_class,omitempty"`
 	// Closed holds what a closed-loop run (Config.Program) measured, which also
 	// covers the whole run in the figures above; nil for open-loop runs.
 	Closed *ClosedLoop `json:"closed_loop,omitempty"`
+}
+
+// ClassUtil is the utilisation of the switch-to-switch channels that leave the
+// switches of one class, in flits per cycle per channel over the window.
+type ClassUtil struct {
+	Class    string  `json:"class"`
+	Channels int     `json:"channels"`
+	Mean     float64 `json:"mean"`
+	Max      float64 `json:"max"`
 }
 
 func (e *Engine) result(elapsed time.Duration) *Result {
@@ -234,7 +248,7 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	flitHops := m.flitHops
 	if e.packetLevel {
 		for g := range e.ports {
-			if st := &e.inStream[g]; e.ports[g].inBusy > e.now && st.dvc >= 0 {
+			if st := &e.inStream[g]; e.ports[g].inBusy > e.now && st.dvc >= 0 && e.ports[st.out].link >= 0 {
 				flitHops -= int64(e.L) - min(int64(e.L), e.now-st.start)
 			}
 		}
@@ -252,8 +266,14 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 		Elapsed:          elapsed.Seconds(),
 		PacketsGenerated: m.genPackets, PacketsDelivered: m.delPackets,
 	}
-	if e.net.IsTwin() {
+	if e.net.IsTwin() || e.net.Size().Internal > 0 {
 		r.Buffers += ", internal " + e.p.Internal.String()
+	}
+	if e.p.OutputFlits > 0 {
+		r.Buffers += fmt.Sprintf(", output queues of %d flits", e.p.OutputFlits)
+	}
+	if e.p.VOQ {
+		r.Buffers += ", virtual output queues"
 	}
 	if routing.Selects(e.rt) {
 		r.Selection = "first"
@@ -277,10 +297,21 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	if e.p.Channels {
 		r.ChannelUtil = make([]float64, len(m.chanFlits))
 	}
+	classes := e.net.SwitchClasses()
+	var byClass []ClassUtil
+	if len(classes) > 1 {
+		byClass = make([]ClassUtil, len(classes))
+	}
 	for g, f := range m.chanFlits {
 		u := float64(f) / window
 		if r.ChannelUtil != nil {
 			r.ChannelUtil[g] = u
+		}
+		if byClass != nil && e.ports[g].down >= 0 {
+			c := &byClass[e.net.SwitchClassIndex(int(e.ports[g].sw))]
+			c.Channels++
+			c.Mean += u
+			c.Max = max(c.Max, u)
 		}
 		switch e.ports[g].kind {
 		case topology.External:
@@ -289,6 +320,12 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 			}
 		case topology.Internal:
 			in = append(in, u)
+		}
+	}
+	for i, c := range byClass {
+		if c.Channels > 0 {
+			c.Class, c.Mean = classes[i], c.Mean/float64(c.Channels)
+			r.UtilByClass = append(r.UtilByClass, c)
 		}
 	}
 	r.ExternalUtilMean, r.ExternalUtilMax = meanMax(ext)

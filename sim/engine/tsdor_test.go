@@ -13,10 +13,12 @@ import (
 // extollParams are the "extoll" switch preset's parameters with a load and window.
 func extollParams(t testing.TB, load float64, measure int64) Params {
 	t.Helper()
-	p := params(load, 0, measure, 1)
-	if err := p.ApplyPreset("extoll"); err != nil {
+	pre, err := LookupPreset("extoll")
+	if err != nil {
 		t.Fatal(err)
 	}
+	p := pre.Params()
+	p.Load, p.Warmup, p.Measure, p.Seed = load, 0, measure, 1
 	return p
 }
 

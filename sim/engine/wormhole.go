@@ -44,8 +44,8 @@ func (e *Engine) initWormhole() {
 // downstream tries again next cycle.
 func (e *Engine) allocateWormhole(s int) {
 	w := e.wh
-	base := e.net.PortID(s, 0)
-	np := e.net.Ports(s)
+	base := int(e.swBase[s])
+	np := int(e.swPorts[s])
 	ports := e.swReady[s]
 	if e.wide[s] {
 		ports = ^uint64(0)
@@ -178,7 +178,7 @@ func (e *Engine) advanceWormhole() {
 			continue
 		}
 		out := w.out[ivc]
-		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), e.net.Ports(int(e.ports[out].sw))) {
+		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), int(e.swPorts[e.ports[out].sw])) {
 			w.outStamp[out], w.outWin[out] = now, ivc
 		}
 	}
@@ -239,7 +239,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 			ip.inRR = 0
 		}
 	}
-	if op.outRR = ip.local + 1; int(op.outRR) == e.net.Ports(int(op.sw)) {
+	if op.outRR = ip.local + 1; int(op.outRR) == int(e.swPorts[op.sw]) {
 		op.outRR = 0
 	}
 	if uint32(vc.headSent) < e.L {

@@ -34,27 +34,36 @@ func (p Point) engineParams() engine.Params {
 	return q
 }
 
-// program builds the point's closed-loop workload on a network: the workload (its
-// tasks default to the network's PEs times the tasks per PE), the mapping and the run.
-func (p Point) program(net *topology.Network) (*workload.Run, error) {
+// workloadSpec reads the point's workload and mapping, and checks that a trace is
+// the one the point was made with.
+func (p Point) workloadSpec() (workload.Spec, workload.Mapping, error) {
 	spec, err := workload.ParseSpec(p.Workload)
 	if err != nil {
-		return nil, err
+		return spec, workload.Mapping{}, err
 	}
 	m := workload.Mapping{}
 	if p.Mapping != "" {
 		if m, err = workload.ParseMapping(p.Mapping); err != nil {
-			return nil, err
+			return spec, m, err
 		}
 	}
 	if spec.Trace != "" && p.TraceSHA256 != "" {
 		sum, err := FileSHA256(spec.Trace)
 		if err != nil {
-			return nil, fmt.Errorf("workload %s: %w", spec, err)
+			return spec, m, fmt.Errorf("workload %s: %w", spec, err)
 		}
 		if sum != p.TraceSHA256 {
-			return nil, fmt.Errorf("workload %s: the trace file changed since the point was made (SHA-256 %.12s…, was %.12s…)", spec, sum, p.TraceSHA256)
+			return spec, m, fmt.Errorf("workload %s: the trace file changed since the point was made (SHA-256 %.12s…, was %.12s…)", spec, sum, p.TraceSHA256)
 		}
+	}
+	return spec, m, nil
+}
+
+// program builds the point's workload on a network, its tasks placed on the PEs.
+func (p Point) program(net *topology.Network) (*workload.Run, error) {
+	spec, m, err := p.workloadSpec()
+	if err != nil {
+		return nil, err
 	}
 	w, err := spec.Build(net.Terminals() * max(m.TasksPerPE, 1))
 	if err != nil {
@@ -65,6 +74,23 @@ func (p Point) program(net *topology.Network) (*workload.Run, error) {
 		return nil, fmt.Errorf("workload %s: %w", spec, err)
 	}
 	return workload.NewRun(w, pe, workload.RunConfig{FlitBytes: p.FlitBytes, PacketFlits: p.PacketFlits, LocalCycles: p.LocalCycles})
+}
+
+// checkProgram checks what program would refuse without building a collective's
+// programs (workload.Spec.Check).
+func (p Point) checkProgram(net *topology.Network) error {
+	spec, m, err := p.workloadSpec()
+	if err != nil {
+		return err
+	}
+	tasks, err := spec.Check(net.Terminals() * max(m.TasksPerPE, 1))
+	if err != nil {
+		return err
+	}
+	if _, err := m.Place(tasks, net.Terminals(), p.Seed); err != nil {
+		return fmt.Errorf("workload %s: %w", spec, err)
+	}
+	return workload.RunConfig{FlitBytes: p.FlitBytes, PacketFlits: max(p.PacketFlits, 1), LocalCycles: p.LocalCycles}.Check()
 }
 
 // closedConfig is the engine configuration of a closed-loop point.

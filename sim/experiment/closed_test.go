@@ -251,8 +251,9 @@ func TestCollectivesAcceptance256(t *testing.T) {
 }
 
 // A Graph500 proxy of 256 tasks, as a trace file, runs on a 256-PE torus with 1, 2
-// and 4 tasks per PE (then on 128 and 64 of its PEs); tasks that share a PE exchange
-// some messages without the network.
+// and 4 tasks per PE: linearly on all 256 PEs, on 128 and on 64 of them (every PE
+// then serves 2 or 4 tasks through its one NIC), and randomly over the 1,024 cores of
+// 4-core PEs; tasks that share a PE exchange some messages without the network.
 func TestGraph500TraceTasksPerPE(t *testing.T) {
 	s, _ := workload.ParseSpec("graph500:tasks=256,levels=2")
 	w, err := s.Build(0)
@@ -271,9 +272,25 @@ func TestGraph500TraceTasksPerPE(t *testing.T) {
 	for _, c := range []struct {
 		mapping string
 		local   bool
-	}{{"linear", false}, {"linear/2", true}, {"random/4", true}} {
+		pes     int // PEs that run tasks (0: not checked)
+	}{{"linear", false, 256}, {"linear/2", true, 128}, {"linear/4", true, 64}, {"random/4", true, 0}} {
 		p := NewPoint("torus:8x8x4", 0)
 		p.Workload, p.Mapping = "trace:"+path, c.mapping
+		m, err := workload.ParseMapping(c.mapping)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pe, err := m.Place(w.Tasks(), 256, p.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := map[int32]int{}
+		for _, x := range pe {
+			used[x]++
+		}
+		if c.pes != 0 && len(used) != c.pes {
+			t.Errorf("%s: tasks on %d PEs, want %d", c.mapping, len(used), c.pes)
+		}
 		r, err := p.Run(context.Background())
 		if err != nil {
 			t.Fatalf("%s: %v", c.mapping, err)
@@ -309,5 +326,50 @@ func TestClosedLoopSummaryCSV(t *testing.T) {
 	if len(back) != 2 || back[1].Point.Workload != "alltoall:linear:16B" || back[1].Point.Mapping != "random" ||
 		back[1].Estimates["execution_cycles"].Mean != sums[1].Estimates["execution_cycles"].Mean {
 		t.Errorf("read back %+v", back)
+	}
+}
+
+// A closed-loop run that deadlocks has no execution time (NaN, so that summaries
+// average only the runs that ended) and counts as deadlocked.
+func TestClosedLoopDeadlockMetrics(t *testing.T) {
+	p := NewPoint("torus:8", 0)
+	p.Deadlock, p.Workload = "none", "alltoall:linear:512B"
+	p.PortFlits, p.Watchdog = 8, 2000
+	r, err := p.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Deadlock == nil {
+		t.Fatal("no deadlock without deadlock avoidance")
+	}
+	if v, _ := Metric(r, "execution_cycles"); !math.IsNaN(v) {
+		t.Errorf("execution_cycles %v after a deadlock, want NaN", v)
+	}
+	if v, _ := Metric(r, "deadlocked"); v != 1 {
+		t.Errorf("deadlocked %v", v)
+	}
+}
+
+// Point.Check refuses what Point.Build refuses, with the same message, without
+// building a collective's programs.
+func TestClosedLoopCheckAgreesWithBuild(t *testing.T) {
+	for _, c := range []struct{ workload, mapping string }{
+		{"bcast:binomial:16B", "linear"},
+		{"bcast:binomial:16B:root=300", "linear"},
+		{"bcast:binomial:16B:root=300", "linear/2"},
+		{"alltoall:pairwise:512B:tasks=300", "random"},
+		{"alltoall:pairwise:512B:tasks=300", "random/2"},
+		{"allgather:linear:8MiB", "linear"},
+		{"graph500:tasks=600", "linear/2"},
+		{"trace:../../datasets/traces/namd-64.trace.gz", "linear"},
+		{"trace:missing.trace", "linear"},
+	} {
+		p := NewPoint("torus:8x8x4", 0)
+		p.Workload, p.Mapping = c.workload, c.mapping
+		_, berr := p.Build()
+		cerr := p.Check()
+		if (berr == nil) != (cerr == nil) || berr != nil && berr.Error() != cerr.Error() {
+			t.Errorf("%s, %s: Build says %v, Check %v", c.workload, c.mapping, berr, cerr)
+		}
 	}
 }

@@ -53,7 +53,12 @@ var metrics = []metric{
 	{"internal_util_mean", func(r *engine.Result) float64 { return r.InternalUtilMean }},
 	{"internal_util_max", func(r *engine.Result) float64 { return r.InternalUtilMax }},
 	// Closed-loop runs (NaN for open-loop ones).
-	{"execution_cycles", closed(func(c *engine.ClosedLoop) float64 { return float64(c.ExecutionCycles) })},
+	{"execution_cycles", closed(func(c *engine.ClosedLoop) float64 {
+		if c.ExecutionCycles < 0 { // the run stopped (a deadlock) before the program ended
+			return math.NaN()
+		}
+		return float64(c.ExecutionCycles)
+	})},
 	{"latency_network_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.Mean })},
 	{"latency_network_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.P99 })},
 	{"latency_e2e_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.Mean })},

@@ -139,7 +139,29 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 	if err := decodeMapping(src, root, reflect.ValueOf(&s).Elem(), ""); err != nil {
 		return Spec{}, err
 	}
+	if s.Preset != "" {
+		pre, err := engine.LookupPreset(s.Preset)
+		if err != nil {
+			return Spec{}, s.errAt("switch", err)
+		}
+		s.Preset = pre.Name
+		s.Engine = s.overPreset(pre.Params())
+		if !s.has("deadlock") && pre.Deadlock != "" {
+			s.Deadlock = []string{pre.Deadlock}
+		}
+	}
 	return s, nil
+}
+
+// overPreset is the preset's parameters with the engine keys the spec's file gave.
+func (s Spec) overPreset(base engine.Params) engine.Params {
+	given, v := reflect.ValueOf(s.Engine), reflect.ValueOf(&base).Elem()
+	for name, i := range yamlFields(v.Type()) {
+		if s.has("engine." + name) {
+			v.Field(i).Set(given.Field(i))
+		}
+	}
+	return base
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -424,6 +446,7 @@ func removeString(list []string, s string) []string {
 // keys the spec sets elsewhere (load, seed) can be left out.
 type specYAML struct {
 	Name       string   `yaml:"name,omitempty"`
+	Preset     string   `yaml:"switch,omitempty"`
 	Topologies []string `yaml:"topologies,flow"`
 	Routing    []string `yaml:"routing,omitempty,flow"`
 	Selection  []string `yaml:"selection,omitempty,flow"`
@@ -460,7 +483,7 @@ func (s Spec) MarshalYAML() (any, error) {
 		}
 	}
 	eng.Content = kept
-	out := specYAML{Name: s.Name, Topologies: s.Topologies, Routing: s.Routing, Selection: s.Selection, Deadlock: s.Deadlock, Tie: s.Tie,
+	out := specYAML{Name: s.Name, Preset: s.Preset, Topologies: s.Topologies, Routing: s.Routing, Selection: s.Selection, Deadlock: s.Deadlock, Tie: s.Tie,
 		Traffic: s.Traffic, Sizes: s.Sizes, Workload: s.Workload, Mapping: s.Mapping, FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles,
 		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}
 	if s.closed() {

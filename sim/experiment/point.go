@@ -78,9 +78,20 @@ func (p Point) BuildLimited(memoryLimit int64) (*engine.Engine, error) {
 	return engine.New(cfg)
 }
 
-// Check checks the point as Build does, without allocating the engine.
+// Check checks the point as Build does, without allocating the engine, nor building
+// a closed-loop collective's programs.
 func (p Point) Check() error {
-	cfg, err := p.config(0)
+	net, rt, err := p.network(0)
+	if err != nil {
+		return err
+	}
+	if p.ClosedLoop() {
+		if err := p.checkProgram(net); err != nil {
+			return err
+		}
+		return engine.CheckClosedLoop(engine.Config{Net: net, Routing: rt, Params: p.Params})
+	}
+	cfg, err := p.engineConfig(net, rt, 0)
 	if err != nil {
 		return err
 	}
@@ -89,25 +100,33 @@ func (p Point) Check() error {
 
 // config checks the point and makes what its engine is built from.
 func (p Point) config(memoryLimit int64) (engine.Config, error) {
-	var cfg engine.Config
+	net, rt, err := p.network(memoryLimit)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	return p.engineConfig(net, rt, memoryLimit)
+}
+
+// network checks the point's size and builds its network and routing.
+func (p Point) network(memoryLimit int64) (*topology.Network, routing.Func, error) {
 	spec, err := topology.Parse(p.Topology)
 	if err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	scheme, err := routing.ParseScheme(p.Deadlock)
 	if err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	if err := engine.CheckSize(spec, p.engineParams(), scheme, memoryLimit); err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	net, err := topology.Build(spec)
 	if err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	tie, err := ParseTie(p.Tie)
 	if err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	name := p.Routing
 	if name == "" {
@@ -115,15 +134,15 @@ func (p Point) config(memoryLimit int64) (engine.Config, error) {
 	}
 	rt, err := routing.New(name, net, scheme, tie)
 	if err != nil {
-		return cfg, err
+		return nil, nil, err
 	}
 	if def, _, _ := routing.LookupRouting(name); def.Checked && (scheme == routing.SchemeNone || !declaredFree(rt)) {
 		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
-			return cfg, err
+			return nil, nil, err
 		}
 	}
-	return p.engineConfig(net, rt, memoryLimit)
+	return net, rt, nil
 }
 
 // BuildWith makes the point's engine on a network and a routing of the caller's (a

@@ -45,6 +45,11 @@ type Spec struct {
 	Tie       []string `yaml:"tie" json:"tie"`           // plus, minus
 	Traffic   []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
 	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Preset names a switch preset (engine.Presets: cswitch, kns) whose parameters the
+	// engine block starts from instead of engine.Defaults(), and whose deadlock scheme
+	// the spec takes when it names none. It is applied when the spec is read; Engine
+	// then holds every parameter.
+	Preset string `yaml:"switch,omitempty" json:"switch,omitempty"`
 	// Workload, when set, makes the spec closed-loop: each curve runs one of these
 	// workloads (workload.Grammar) to its end instead of traffic and sizes at loads;
 	// there is then no traffic, sizes or loads axis. Mapping places the tasks

@@ -78,8 +78,8 @@ func TestParseSpecErrors(t *testing.T) {
 	_, unknownFamily := topology.Parse("ring:8") // its wording lists the registry's families
 	cases := []struct{ spec, want string }{
 		{"", "bad.yaml: empty spec: give at least topologies and loads"},
-		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, selection, deadlock, tie, traffic, sizes, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, metrics), not a list"},
-		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, selection, deadlock, tie, traffic, sizes, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, metrics"},
+		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, metrics), not a list"},
+		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, metrics"},
 		{base + "seeds: five\n", `bad.yaml:3: seeds: want an integer, got "five"`},
 		{base + "seed: -1\n", `bad.yaml:3: seed: want a whole number 0 or more, got "-1"`},
 		{base + "name: [a]\n", "bad.yaml:3: name: want a string, got a list"},
@@ -106,7 +106,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{base + "seeds: 0\n", "bad.yaml:3: seeds: 0 replications: accepted are 1 to 10000"},
 		{base + "engine:\n  load: 0.3\n", "bad.yaml:4: engine.load: not allowed here: the offered load comes from loads: at the top level"},
 		{base + "engine:\n  seed: 3\n", "bad.yaml:4: engine.seed: not allowed here: the seed comes from seed: and seeds: at the top level"},
-		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, channels"},
+		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, transit_priority, crossbar_per_vc, channels"},
 		{base + "engine:\n  measure: [1, 2]\n", "bad.yaml:4: engine.measure: want an integer, got a list"},
 		{base + "engine:\n  measure: 2.5\n", `bad.yaml:4: engine.measure: want an integer, got "2.5"`},
 		{base + "engine:\n  channels: maybe\n", `bad.yaml:4: engine.channels: want true or false, got "maybe"`},

@@ -304,3 +304,6 @@ func newDeterministic(net *topology.Network, o Options) (Func, error) {
 // DeadlockFree reports whether the routing cannot deadlock by construction: under the
 // VC and bubble schemes (the papers' proofs; analysis.CheckCDG verifies them).
 func (r *Deterministic) DeadlockFree() bool { return r.scheme != SchemeNone }
+
+// OneCandidatePerHop reports that Deterministic offers one candidate per hop (see Selects).
+func (*Deterministic) OneCandidatePerHop() bool { return true }

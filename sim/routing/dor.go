@@ -63,7 +63,7 @@ type DOR struct {
 // NewDOR makes DOR (DORT on twin tori) for a network.
 func NewDOR(net *topology.Network, tie Tie) *DOR {
 	r := &DOR{net: net, tie: tie, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
-	small := true
+	small := r.dims <= 8 // a byte per coordinate in a word
 	for _, k := range r.radix {
 		small = small && k <= 256
 	}

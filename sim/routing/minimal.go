@@ -174,3 +174,7 @@ func minRouting() RoutingDef {
 		Checked: true,
 	}
 }
+
+// OneCandidatePerHop reports whether the routing offers one candidate per hop: the
+// deterministic variant does, the adaptive one offers every minimal port (see Selects).
+func (r *Minimal) OneCandidatePerHop() bool { return !r.adaptive }

@@ -43,7 +43,8 @@ type Options struct {
 
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
-	return []RoutingDef{dorRouting(), dortRouting(), tsdorRouting(), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting()}
+	return []RoutingDef{dorRouting(), dortRouting(), tsdorRouting(), destroRouting(), hybridRouting(), flatDORRouting(), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting(),
+		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting()}
 }
 
 // DefaultScheme is the deadlock scheme a run of this routing on net uses when none is

@@ -7,7 +7,8 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// Every family's routing is in the table and routes every example of the family.
+// Every family's routing is in the table and routes every example of the family under
+// its default deadlock scheme.
 func TestRoutingsTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range Routings() {
@@ -20,12 +21,24 @@ func TestRoutingsTable(t *testing.T) {
 		if f.Routing != "" && !seen[f.Routing] {
 			t.Errorf("family %s routes with %q, which is not in Routings()", f.Name, f.Routing)
 		}
+		if d, _, ok := LookupRouting(f.LoadRouting); f.LoadRouting != "" && (!ok || d.Name != f.LoadRouting) {
+			t.Errorf("family %s reports loads with %q, which is not in Routings()", f.Name, f.LoadRouting)
+		}
 		for _, ex := range f.Examples {
 			net := topology.MustNew(ex)
+			if f.LoadRouting != "" {
+				d, _, _ := LookupRouting(f.LoadRouting)
+				if rt, err := d.New(net, Options{Scheme: SchemeNone}); err != nil {
+					t.Errorf("%s: load routing %s: %v", ex, f.LoadRouting, err)
+				} else if _, ok := rt.(Pather); !ok {
+					t.Errorf("%s: load routing %s does not list a route's hops", ex, f.LoadRouting)
+				}
+			}
 			if Default(net) != f.Routing {
 				t.Errorf("%s: Default = %q, want %q", ex, Default(net), f.Routing)
 			}
-			if rt, err := New(Default(net), net, SchemeBubble, TiePlus); err != nil || rt == nil {
+			def, _, _ := LookupRouting(Default(net))
+			if rt, err := New(Default(net), net, def.Scheme, TiePlus); err != nil || rt == nil {
 				t.Errorf("%s: %v", ex, err)
 			}
 		}

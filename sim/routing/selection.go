@@ -188,13 +188,11 @@ func DefaultSelection(rt Func) string {
 }
 
 // Selects reports whether a routing can offer several candidates, so that a selection
-// function matters: not DOR/DORT, not up*/down*, not deterministic shortest paths.
+// function matters: not DOR/DORT, not up*/down*, not deterministic shortest paths. A
+// routing says so itself (OneCandidatePerHop); one that does not is taken as adaptive.
 func Selects(rt Func) bool {
-	switch r := rt.(type) {
-	case *Deterministic, *UpDown:
-		return false
-	case *Minimal:
-		return r.adaptive
+	if o, ok := rt.(interface{ OneCandidatePerHop() bool }); ok {
+		return !o.OneCandidatePerHop()
 	}
 	return true
 }

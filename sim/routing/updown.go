@@ -227,3 +227,6 @@ func upDownRouting() RoutingDef {
 		},
 	}
 }
+
+// OneCandidatePerHop reports that UpDown offers one candidate per hop (see Selects).
+func (*UpDown) OneCandidatePerHop() bool { return true }

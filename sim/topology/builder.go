@@ -58,6 +58,9 @@ type Builder struct {
 	gridSw   int
 	nsw      int
 	swLabels []string
+	classes  []string         // class names, "switch" first
+	classIdx map[string]uint8 // class name -> index
+	swClass  []uint8          // switch -> class index, or nil while no class is set
 	ports    []bport
 	count    []int32 // ports per switch so far
 	sorted   bool    // ports were added switch by switch, in id order
@@ -80,6 +83,7 @@ type bport struct {
 type latency struct {
 	p      PortRef
 	cycles uint16
+	length bool // cycles is a length in standard links (SetLength), not a latency
 }
 
 type blink struct {
@@ -141,8 +145,8 @@ func (b *Builder) Grid(radix []int, switchesPerNode int) {
 	case b.nsw > 0 || b.radix != nil:
 		b.fail("Grid must come first, once: the network already has %d switches", b.nsw)
 		return
-	case len(radix) < 1 || len(radix) > MaxDims:
-		b.fail("a grid has 1 to %d dimensions, not %d", MaxDims, len(radix))
+	case len(radix) < 1 || len(radix) > MaxGridDims:
+		b.fail("a grid has 1 to %d dimensions, not %d", MaxGridDims, len(radix))
 		return
 	case switchesPerNode != 1 && switchesPerNode != 2:
 		b.fail("a grid node has 1 switch (2 for a twin torus), not %d", switchesPerNode)
@@ -221,6 +225,37 @@ func (b *Builder) LabelSwitch(s int, label string) {
 		b.swLabels = append(b.swLabels, "")
 	}
 	b.swLabels[s] = label
+}
+
+// MaxSwitchClasses is the most switch classes a network may have.
+const MaxSwitchClasses = 255
+
+// SetClass puts switch s in a class ("router", "stage 0", ...): statistics per class,
+// such as link utilisation, group switches by it. Unclassified switches are "switch".
+func (b *Builder) SetClass(s int, class string) {
+	if !b.hasSwitch(s, "class") {
+		return
+	}
+	if b.classIdx == nil {
+		b.classes, b.classIdx = []string{defaultClass}, map[string]uint8{defaultClass: 0}
+	}
+	i, ok := b.classIdx[class]
+	if !ok {
+		if len(b.classes) > MaxSwitchClasses {
+			b.failAt(atSwitch(s), "more than %d switch classes", MaxSwitchClasses)
+			return
+		}
+		i = uint8(len(b.classes))
+		b.classes = append(b.classes, class)
+		b.classIdx[class] = i
+	}
+	if b.swClass == nil {
+		b.swClass = make([]uint8, 0, b.nsw)
+	}
+	for len(b.swClass) <= s {
+		b.swClass = append(b.swClass, 0)
+	}
+	b.swClass[s] = i
 }
 
 func (b *Builder) hasSwitch(s int, what string) bool {
@@ -335,7 +370,21 @@ func (b *Builder) SetLatency(p PortRef, cycles int) {
 		b.failAt(atPort(p), "%s: latency %d; accepted are 1 to %d cycles", p, cycles, MaxLatency)
 		return
 	}
-	b.lats = append(b.lats, latency{p, uint16(cycles)})
+	b.lats = append(b.lats, latency{p: p, cycles: uint16(cycles)})
+}
+
+// MaxLength is the longest link, in standard links, that SetLength accepts.
+const MaxLength = 255
+
+// SetLength makes the link leaving port p as long as `times` standard links (1 to
+// MaxLength): without a latency of its own it takes that many times the engine's link
+// latency. KNS's RUFT subnets return to the routers over links s_h times as long.
+func (b *Builder) SetLength(p PortRef, times int) {
+	if times < 1 || times > MaxLength {
+		b.failAt(atPort(p), "%s: length %d; accepted are 1 to %d standard links", p, times, MaxLength)
+		return
+	}
+	b.lats = append(b.lats, latency{p: p, cycles: uint16(times), length: true})
 }
 
 // AttachPE adds a terminal port to switch s with a new PE and returns the PE's id.
@@ -452,7 +501,11 @@ func (b *Builder) build() (*Network, error) {
 			b.failAt(atPort(l.p), "latency of %s, which does not exist", l.p)
 			continue
 		}
-		net.ports[gid(l.p)].Latency = l.cycles
+		if l.length {
+			net.ports[gid(l.p)].Length = uint8(l.cycles)
+		} else {
+			net.ports[gid(l.p)].Latency = l.cycles
+		}
 	}
 	open := map[int]bool{}
 	for _, p := range b.opens {
@@ -536,6 +589,11 @@ func (b *Builder) build() (*Network, error) {
 		net.swLabels = make([]string, b.nsw)
 		copy(net.swLabels, b.swLabels)
 	}
+	if b.swClass != nil {
+		net.classNames = b.classes
+		net.swClass = make([]uint8, b.nsw)
+		copy(net.swClass, b.swClass)
+	}
 	if err := b.err(); err != nil {
 		return nil, err
 	}
@@ -588,7 +646,7 @@ func (b *Builder) layGrid(net *Network) error {
 	if b.perNode == 2 {
 		net.intPort = make([]int16, b.gridSw)
 	}
-	wraps := false
+	wraps, dimPorts := false, false
 	for s := 0; s < b.gridSw; s++ {
 		if net.intPort != nil {
 			net.intPort[s] = -1
@@ -610,13 +668,14 @@ func (b *Builder) layGrid(net *Network) error {
 				return &BuildError{Msg: fmt.Sprintf("switch %d has two %s ports (%d and %d)", s, DimPortName(d, dir, dims), net.dimPort[i], p), Link: -1, PE: -1, Switch: -1, Port: PortRef{s, p}}
 			}
 			net.dimPort[i] = int16(p)
+			dimPorts = true
 			digit := net.Digit(net.Node(s), d)
 			if port.Peer >= 0 && (dir > 0 && digit == b.radix[d]-1 || dir < 0 && digit == 0) {
 				wraps = true
 			}
 		}
 	}
-	net.mesh = !wraps
+	net.mesh = dimPorts && !wraps // a grid whose switches link by labels (KNS, flattened butterflies) is no mesh
 	if b.perNode == 2 {
 		for p := 0; p < net.Ports(0); p++ {
 			if port := net.Port(0, p); port.Dir != 0 {
@@ -660,4 +719,18 @@ func connected(net *Network) error {
 		}
 	}
 	return nil
+}
+
+// buildFamily is Build for a family's own builder: the network also carries its spec
+// and the routing the family's table names, as every registered family's networks do.
+func (b *Builder) buildFamily(s Spec) (*Network, error) {
+	net, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	net.spec = s
+	if f, ok := LookupFamily(string(s.Family)); ok {
+		net.routing = f.Routing
+	}
+	return net, nil
 }

@@ -36,6 +36,7 @@ type SwitchJSON struct {
 	Coord []int      `json:"coord,omitempty"`
 	Card  int        `json:"card"`
 	Label string     `json:"label,omitempty"`
+	Class string     `json:"class,omitempty"` // absent for an unclassified switch
 	Ports []PortJSON `json:"ports"`
 }
 
@@ -52,6 +53,7 @@ type PortJSON struct {
 	Dir      int    `json:"dir"`
 	Label    string `json:"label,omitempty"`
 	Latency  int    `json:"latency,omitempty"`
+	Length   int    `json:"length,omitempty"` // in standard links; absent for a standard link
 	Peer     int    `json:"peer"`
 	PeerPort int    `json:"peer_port"`
 	From     int    `json:"from"`
@@ -95,13 +97,16 @@ func (n *Network) Export() NetworkJSON {
 	}
 	for s := range out.Switches {
 		sw := SwitchJSON{ID: s, Node: n.Node(s), Card: n.Card(s), Label: n.SwitchLabel(s), Ports: make([]PortJSON, n.Ports(s))}
+		if c := n.SwitchClass(s); c != defaultClass {
+			sw.Class = c
+		}
 		if n.OnGrid(s) {
 			sw.Coord = n.Coord(n.Node(s))
 		}
 		for p := range sw.Ports {
 			pt := n.Port(s, p)
 			sw.Ports[p] = PortJSON{Index: p, Name: n.PortName(s, p), Kind: pt.Kind.String(), Dim: int(pt.Dim), Dir: int(pt.Dir),
-				Label: n.labels[pt.Label], Latency: int(pt.Latency), Peer: int(pt.Peer), PeerPort: int(pt.PeerPort),
+				Label: n.labels[pt.Label], Latency: int(pt.Latency), Length: int(pt.Length), Peer: int(pt.Peer), PeerPort: int(pt.PeerPort),
 				From: int(pt.From), FromPort: int(pt.FromPort), Terminal: int(pt.Terminal)}
 		}
 		out.Switches[s] = sw

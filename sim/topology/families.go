@@ -30,6 +30,11 @@ type FamilyDef struct {
 	// Routing is the routing the family's papers use (a routing.Routings name), or ""
 	// when routing.Default should pick one that fits the network.
 	Routing string
+	// LoadRouting is the deterministic routing (a routing.Routings name whose routing
+	// lists a route's hops) whose channel loads `twintorus analyze` reports, when the
+	// family has its own; "" leaves the choice to analyze (DOR or DORT where they fit,
+	// else minimal routing).
+	LoadRouting string
 	// Size counts the network of a spec that Parse returned without building it, so
 	// that a run too big for the machine is refused before anything is allocated; nil
 	// when the size is known only once the network is built (files).
@@ -41,7 +46,8 @@ type FamilyDef struct {
 
 // Families is the table of network families, in the order help texts list them.
 func Families() []FamilyDef {
-	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), fileFamily(), anynetFamily()}
+	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), twistedFamily(), tctFamily(), toroidFamily(),
+		tccFamily(), tofuFamily(), ktreeFamily(), fattreeFamily(), knsFamily(), flatflyFamily(), fileFamily(), anynetFamily()}
 }
 
 // LookupFamily finds a family by name (case-insensitive).

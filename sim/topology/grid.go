@@ -152,13 +152,9 @@ func gridNet(s Spec, pes int, cfg Config, twin, mesh bool) (*Network, error) {
 			b.Connect(PortRef{2 * o, len(cardPorts[0])}, PortRef{2*o + 1, len(cardPorts[1])})
 		}
 	}
-	net, err := b.Build()
+	net, err := b.buildFamily(s)
 	if err != nil {
 		return nil, err
-	}
-	net.spec = s
-	if f, ok := LookupFamily(string(s.Family)); ok {
-		net.routing = f.Routing
 	}
 	// Translation symmetry: every node looks the same in a torus, so one switch per card
 	// represents all. A mesh has no such symmetry.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -93,6 +94,7 @@ type (
 		coord        []int
 		hasCoord     bool
 		label        string
+		class        string
 		ports        []portJSONIn
 		portLines    []int
 		portsPresent bool
@@ -106,6 +108,7 @@ type (
 		Dir      *int    `json:"dir"`
 		Label    *string `json:"label"`
 		Latency  *int    `json:"latency"`
+		Length   *int    `json:"length"`
 		Peer     *int    `json:"peer"`
 		PeerPort *int    `json:"peer_port"`
 		From     *int    `json:"from"`
@@ -187,7 +190,11 @@ func (r *jsonIn) delim(want json.Delim, what string) error {
 		return r.wrap(err, line)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != want {
-		return r.errorf(line, "%s: want %q, got %v", what, string(want), tok)
+		got := fmt.Sprint(tok)
+		if str, ok := tok.(string); ok {
+			got = strconv.Quote(str) // a string token may hold a newline
+		}
+		return r.errorf(line, "%s: want %q, got %s", what, string(want), got)
 	}
 	return nil
 }
@@ -311,6 +318,8 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 			return r.value(&sw.coord, kline)
 		case "label":
 			return r.value(&sw.label, kline)
+		case "class":
+			return r.value(&sw.class, kline)
 		case "ports":
 			sw.portsPresent = true
 			return r.array("ports", func(i, pline int) error {
@@ -322,7 +331,7 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 				return r.value(&sw.ports[i], pline)
 			})
 		}
-		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label and ports", key)
+		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label, class and ports", key)
 	})
 	return sw, err
 }
@@ -446,6 +455,9 @@ func (f *fileNet) addSwitch(r *jsonIn, b *Builder, s, gridSw int, sw switchIn, p
 		}
 		b.AddSwitch(sw.label)
 	}
+	if sw.class != "" {
+		b.SetClass(s, sw.class)
+	}
 	for p, pt := range sw.ports {
 		line := sw.portLines[p]
 		if pt.Index != nil && *pt.Index != p {
@@ -478,6 +490,9 @@ func (f *fileNet) addSwitch(r *jsonIn, b *Builder, s, gridSw int, sw switchIn, p
 		ref := b.AddPort(s, role)
 		if pt.Latency != nil {
 			b.SetLatency(ref, *pt.Latency)
+		}
+		if pt.Length != nil {
+			b.SetLength(ref, *pt.Length)
 		}
 		if deref(pt.Peer, 0) == -1 && deref(pt.From, -1) == -1 {
 			b.Unconnected(ref) // the file says the port has no link (a mesh's boundary)

@@ -41,6 +41,10 @@ type Port struct {
 	Kind PortKind
 	Dim  int8 // dimension of a dimension port, else -1
 	Dir  int8 // +1 or -1 for a dimension port, else 0
+	// Length is the length of the link leaving this port in standard links, 0 or 1 for
+	// a standard one: without a Latency of its own the link takes Length times the
+	// engine's link latency (RUFT's long return links, KNS §5.1).
+	Length uint8
 	// Label indexes the network's port labels (Network.Label); 0 is no label.
 	Label    uint16
 	PeerPort int16
@@ -116,6 +120,10 @@ type Network struct {
 	links     []Link
 	labels    []string // port labels; labels[0] is "" (no label)
 	swLabels  []string // switch labels, or nil
+	// Switch classes: class names (classNames[0] is "switch", the class of a switch
+	// nobody classified) and each switch's class index, or nil when all are "switch".
+	classNames []string
+	swClass    []uint8
 
 	// The grid (Dims() > 0 only).
 	radix     []int
@@ -132,6 +140,11 @@ type Network struct {
 
 	classes       []Class
 	translational bool
+
+	// metaRadix and metaPEs: the torus of PE groups of a network without a grid
+	// (TCT, TCC: the meta torus, 2n PEs per cluster), for coordinate traffic.
+	metaRadix []int
+	metaPEs   int
 }
 
 // Spec is the spec the network was built from; its Family is empty for a network made
@@ -203,6 +216,35 @@ func (n *Network) SwitchLabel(s int) string {
 	}
 	return n.swLabels[s]
 }
+
+// SwitchClass is the class a family or a Builder gave switch s ("router", "stage 0",
+// ...), or "switch"; statistics per class (utilisation) group switches by it.
+func (n *Network) SwitchClass(s int) string {
+	if n.swClass == nil {
+		return defaultClass
+	}
+	return n.classNames[n.swClass[s]]
+}
+
+// SwitchClassIndex is the index of switch s's class in SwitchClasses (0 for all
+// switches of a network with no classes).
+func (n *Network) SwitchClassIndex(s int) int {
+	if n.swClass == nil {
+		return 0
+	}
+	return int(n.swClass[s])
+}
+
+// SwitchClasses lists the switch classes, "switch" first (the class of switches no one
+// classified, possibly empty).
+func (n *Network) SwitchClasses() []string {
+	if n.classNames == nil {
+		return []string{defaultClass}
+	}
+	return append([]string(nil), n.classNames...)
+}
+
+const defaultClass = "switch"
 
 // PortName names port p of switch s for people: its label when it has one, else
 // "x+", "d4-", "int" or "pe", else "p" and its index.
@@ -317,6 +359,21 @@ func (n *Network) Config() Config { return n.config }
 // Classes lists the switch classes under the network's symmetry, or nil when the
 // network has none that the package knows (meshes, networks from a Builder or a file).
 func (n *Network) Classes() []Class { return append([]Class(nil), n.classes...) }
+
+// PatternGrid is the grid that coordinate traffic patterns (tornado, neighbor) move
+// PEs on: radix per dimension and PEs per grid node, PE t being slot t mod perNode of
+// node t / perNode, nodes numbered dimension 0 fastest. A network on a grid gives its
+// own; a torus of clusters (TCT, TCC) its meta torus with a cluster's PEs per node;
+// other networks none (nil).
+func (n *Network) PatternGrid() (radix []int, perNode int) {
+	switch {
+	case n.metaRadix != nil:
+		return append([]int(nil), n.metaRadix...), n.metaPEs
+	case len(n.radix) > 0 && n.nodes > 0 && len(n.terminals)%n.nodes == 0:
+		return n.Radices(), len(n.terminals) / n.nodes
+	}
+	return nil, 0
+}
 
 // Translational reports whether every node of the grid looks the same under
 // translation, switch by switch and port by port (tori and twin tori): node 0's

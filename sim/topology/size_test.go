@@ -4,7 +4,8 @@ import "testing"
 
 // Size, computed from the spec alone, counts what Build makes.
 func TestSizeMatchesBuild(t *testing.T) {
-	for _, spec := range []string{"torus:16x8", "torus:4x4x4@2", "mesh:5x3", "twin:4x4x4/D", "twin:5x3/cbest", "twin:4x4x2x4x4/cbest"} {
+	for _, spec := range []string{"torus:16x8", "torus:4x4x4@2", "mesh:5x3", "twin:4x4x4/D", "twin:5x3/cbest", "twin:4x4x2x4x4/cbest",
+		"twisted:rtt:4", "twisted:pdtt:3", "twisted:pt:2", "toroid:5", "toroid:1", "tct:3,4", "tct:5,2", "tct:1,3", "tcc:3,3", "tofu:2"} {
 		s := MustParse(spec)
 		net, err := Build(s)
 		if err != nil {

@@ -18,6 +18,7 @@ const (
 // Limits on what a spec may ask for.
 const (
 	MaxDims         = 8       // dimensions of a torus or mesh
+	MaxGridDims     = 24      // dimensions of any grid (a Builder's, KNS routers, flattened butterflies)
 	MaxRadix        = 1 << 16 // nodes along one dimension
 	MaxSwitches     = 1 << 24 // switches in one network
 	MaxPEsPerSwitch = 64

@@ -51,7 +51,11 @@
 //
 // Tornado and neighbor act on the network's node coordinates (on a mesh they wrap
 // around too, so they stay permutations). Tornado is Dally and Towles' worst case for
-// tori: ⌈k/2⌉ − 1 hops in every dimension, 3 hops on an 8-ring.
+// tori: ⌈k/2⌉ − 1 hops in every dimension, 3 hops on an 8-ring. A torus of clusters
+// (TCT, TCC) has no node coordinates but a meta torus (topology.Network.PatternGrid):
+// there the patterns move whole clusters, PE 2n·m + i going to cluster node i of the
+// moved meta node. Twisted tori use their Cartesian coordinates (x, y, z), so tornado
+// there is the standard torus's pattern on the same node ids.
 //
 // Fixed points: a permutation maps some PEs to themselves (bitrev maps 0 to 0, for
 // instance). Such a PE sends nothing: Dest returns −1. Silent reports how many PEs are

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/twintorus/twintorus/sim/topology"
@@ -29,15 +30,16 @@ shuffle          rotate the PE id's bits left by one (N a power of two)
 butterfly        swap the highest and lowest bit of the PE id (N a power of two)
 complement       N-1-src (bitwise complement when N is a power of two)
 transpose        r*m+c -> c*m+r for N = m*m PEs
-tornado          every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot
-neighbor         every node coordinate + 1 mod k (also: neighbour); the PE keeps its card/slot
+tornado[:SHAPE]  every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot;
+                 with SHAPE (e.g. 64x64) the coordinates of PE id = c0 + K0*(c1 + ...) instead
+neighbor[:SHAPE] every node coordinate + 1 mod k (also: neighbour); SHAPE as for tornado
 hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
                  HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
                  PEs, e.g. 12.5% (the lowest-numbered ones)
 pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one of them,
                  uniformly); unlisted PEs send nothing`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado, neighbor, hotspot:F[@HOT], pairs:S>D[|D2],..."
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT], pairs:S>D[|D2],..."
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -80,10 +82,52 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown pattern %q; %s", name, acceptedPatterns)
 	}
+	if hasArg && (name == "tornado" || name == "neighbor" || name == "neighbour") {
+		if l, err = l.view(arg); err != nil {
+			return nil, fmt.Errorf("%s:%s: %w", name, arg, err)
+		}
+		p, err := build(l)
+		if cp, ok := p.(*coordPerm); ok {
+			cp.name += ":" + formatView(l.radix)
+		}
+		return p, err
+	}
 	if hasArg {
 		return nil, fmt.Errorf("%s takes no parameter; drop %q", name, ":"+arg)
 	}
 	return build(l)
+}
+
+// view lays the PE ids out on a grid of the given shape, K0xK1x..., one PE per
+// point, PE id = c_0 + K0·(c_1 + K1·(…)): tornado and neighbor then move PEs by these
+// coordinates on any network (a fat-tree compared with a 2D KNS of the same PEs).
+func (l layout) view(shape string) (layout, error) {
+	parts := strings.Split(strings.ToLower(shape), "x")
+	radix := make([]int, len(parts))
+	prod := 1
+	for i, p := range parts {
+		k, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || k < 2 {
+			return l, fmt.Errorf("bad shape %q: write the PE grid's sides joined by x, each at least 2, e.g. 64x64", shape)
+		}
+		radix[i] = k
+		if prod *= k; prod > l.n {
+			break
+		}
+	}
+	if prod != l.n {
+		return l, fmt.Errorf("a %s grid holds %d PEs, the network has %d", shape, prod, l.n)
+	}
+	l.radix, l.perNode, l.noGrid = radix, 1, nil
+	return l, nil
+}
+
+func formatView(radix []int) string {
+	parts := make([]string, len(radix))
+	for i, k := range radix {
+		parts[i] = strconv.Itoa(k)
+	}
+	return strings.Join(parts, "x")
 }
 
 // fixedPattern is the builder of a pattern without parameters, by spec name.
@@ -137,19 +181,30 @@ func newLayout(net *topology.Network) (layout, error) {
 	if l.n < 2 {
 		return layout{}, fmt.Errorf("network %s has %d PE; traffic needs at least 2", l.spec, l.n)
 	}
-	if net.Dims() < 1 || !net.OnGrid(net.Switches()-1) {
-		l.noGrid = fmt.Errorf("network %s has no node coordinates for every switch", l.spec)
+	if net.Dims() == 0 {
+		// A torus of clusters (TCT, TCC) states its meta torus; others have no grid.
+		if radix, per := net.PatternGrid(); radix != nil {
+			l.radix, l.perNode = radix, per
+			return l, nil
+		}
+		l.noGrid = fmt.Errorf("network %s has no node coordinates", l.spec)
 		return l, nil
 	}
-	if l.n%net.Nodes() != 0 || net.TerminalsPerSwitch() == 0 {
+	// Switches off the grid (a KNS network's subnets) may exist; the PEs must hang on
+	// the grid's switches, the same number on each node, numbered slot + P·node.
+	if l.n%net.Nodes() != 0 || l.n/net.Nodes()%net.SwitchesPerNode() != 0 {
 		l.noGrid = fmt.Errorf("network %s has %d PEs on %d nodes; coordinate patterns need them spread evenly over the nodes", l.spec, l.n, net.Nodes())
 		return l, nil
 	}
 	l.perNode = l.n / net.Nodes()
-	tps := net.TerminalsPerSwitch()
+	tps := l.perNode / net.SwitchesPerNode()
 	for t := range l.n {
 		s := int(net.Attachment(t).Switch)
 		node, slot := t/l.perNode, t%l.perNode
+		if !net.OnGrid(s) {
+			l.noGrid = fmt.Errorf("network %s attaches PE %d to switch %d, which has no coordinates", l.spec, t, s)
+			return l, nil
+		}
 		if net.Node(s) != node || net.Card(s) != slot/tps {
 			l.noGrid = fmt.Errorf("network %s attaches PE %d to node %d card %d, but coordinate patterns number PEs as slot + P·node (PE %d would be node %d card %d)", l.spec, t, net.Node(s), net.Card(s), t, node, slot/tps)
 			return l, nil

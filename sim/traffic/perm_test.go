@@ -297,3 +297,54 @@ func TestPatternErrors(t *testing.T) {
 		t.Errorf("nil network: error %v, want one about the missing network", err)
 	}
 }
+
+// On a torus of clusters, tornado and neighbor move whole clusters along the meta
+// torus: in TCT(2,5), PE 2n·m + i goes to cluster node i of meta node m + (2, 2) for
+// tornado (⌈5/2⌉ − 1 = 2 per dimension) and m + (1, 1) for neighbor.
+func TestClusterTorusCoordinatePatterns(t *testing.T) {
+	net := topology.MustNew("tct:2,5")
+	for name, shift := range map[string]int{"tornado": 2, "neighbor": 1} {
+		p, err := ParsePattern(name, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for src := 0; src < net.Terminals(); src++ {
+			m, i := src/4, src%4
+			u0, u1 := m%5, m/5
+			want := 4*((u0+shift)%5+5*((u1+shift)%5)) + i
+			if got := p.Dest(src, nil); got != want {
+				t.Fatalf("%s on tct:2,5: PE %d -> %d, want %d", name, src, got, want)
+			}
+		}
+	}
+	if _, err := ParsePattern("tornado", topology.MustNew("toroid:3")); err == nil {
+		t.Error("tornado on a lone toroid (no meta torus)")
+	}
+}
+
+// The twisted-tori paper's patterns are existing ones (spec §1.4): HR is
+// hotspot:0.25@12.5% (the hot region is the lowest 12.5 % of node ids x + 2a·y + 2a²·z:
+// the two lowest rows of a 32×16 network, the two lowest Z planes of a 32×16×16 one),
+// BC complement, BR bitrev and PS shuffle on log2(N)-bit ids.
+func TestTwistedPaperPatterns(t *testing.T) {
+	for spec, rows := range map[string]int{"twisted:rtt:16": 2, "twisted:pdtt:16": 2} {
+		net := topology.MustNew(spec)
+		hot := net.Terminals() / 8
+		p, err := ParsePattern("hotspot:0.25@12.5%", net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := p.(*hotspot); len(h.hot) != hot {
+			t.Fatalf("%s: %d hot PEs, want %d", spec, len(h.hot), hot)
+		}
+		last := net.Coord(hot - 1)
+		top := last[len(last)-1]
+		if top != rows-1 || net.Coord(hot)[len(last)-1] != rows {
+			t.Errorf("%s: the hot region ends at %v, want the first %d rows/planes", spec, last, rows)
+		}
+		bc, _ := ParsePattern("complement", net)
+		if n := net.Terminals(); bc.Dest(5, nil) != (n-1)^5 {
+			t.Errorf("%s: complement is not the bitwise complement", spec)
+		}
+	}
+}

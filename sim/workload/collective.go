@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -128,6 +129,18 @@ func (c Collective) check(p int) error {
 		return fmt.Errorf("%d segments of %d bytes: accepted are at most %d", segs, c.Segment, MaxOps)
 	}
 	return nil
+}
+
+// opsBound bounds the operations of the collective over p tasks: every algorithm
+// sends at most P·(P−1) messages per segment (the all-to-alls and the ring), the
+// others at most P·(⌈log₂P⌉+2); each message is a send and a receive.
+func (c Collective) opsBound(p int) int64 {
+	a, _ := c.lookup()
+	per := int64(p) * int64(bits.Len(uint(p))+2)
+	if c.Op == "alltoall" || a.name == "ring" {
+		per = int64(p) * int64(p-1)
+	}
+	return 2 * per * c.segments()
 }
 
 // segments is the number of segments of the message.

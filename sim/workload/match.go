@@ -7,78 +7,84 @@ import (
 // match pairs every send with its receive, MPI's way: the k-th receive of task d from
 // task s takes the k-th message s sends to d. Messages are numbered in the order of
 // their sends. A send or receive left without a partner is an error naming it.
+//
+// It takes time and memory linear in the operations and tasks, whatever the number of
+// distinct pairs (an all-to-all has P·(P−1)): the messages are sorted by destination
+// with a stable counting sort, so each task's incoming messages sit together, by
+// source and, per source, in the order they were sent.
 func (w *Workload) match(where func(t, i int) string) error {
 	n := w.Tasks()
 	w.msgOf = make([]int32, len(w.ops))
-	// Dense pair ids in order of first appearance, then the sends of every pair in order
-	// (compressed rows): pairFirst[p] .. pairFirst[p+1] index pairSends.
-	pairOf := make(map[uint64]int32)
-	pair := func(s, d int32) int32 {
-		k := uint64(s)<<32 | uint64(uint32(d))
-		p, ok := pairOf[k]
-		if !ok {
-			p = int32(len(pairOf))
-			pairOf[k] = p
+	sends := 0
+	for _, op := range w.ops {
+		if op.Kind == Send {
+			sends++
 		}
-		return p
 	}
-	var sendPair []int32 // per message: its pair
+	if sends > 1<<31-1 {
+		return fmt.Errorf("%d messages: accepted are at most %d", sends, 1<<31-1)
+	}
+	w.src, w.dst = make([]int32, 0, sends), make([]int32, 0, sends)
+	w.bytes, w.sendOp = make([]int64, 0, sends), make([]int32, 0, sends)
+	inFirst := make([]int32, n+1) // task d's incoming messages are incoming[inFirst[d]:inFirst[d+1]]
 	for t := range n {
 		for i := w.start[t]; i < w.start[t+1]; i++ {
 			op := w.ops[i]
 			w.msgOf[i] = -1
-			switch op.Kind {
-			case Send:
-				if len(w.src) >= 1<<31-1 {
-					return fmt.Errorf("%s: more than %d messages", where(t, int(i-w.start[t])), 1<<31-1)
-				}
-				m := int32(len(w.src))
-				w.msgOf[i] = m
+			if op.Kind == Send {
+				w.msgOf[i] = int32(len(w.src))
 				w.src = append(w.src, int32(t))
 				w.dst = append(w.dst, op.Peer)
 				w.bytes = append(w.bytes, op.N)
 				w.sendOp = append(w.sendOp, i)
-				sendPair = append(sendPair, pair(int32(t), op.Peer))
-			case Recv:
-				pair(op.Peer, int32(t))
+				inFirst[op.Peer+1]++
 			}
 		}
 	}
-	np := len(pairOf)
-	first := make([]int32, np+1)
-	for _, p := range sendPair {
-		first[p+1]++
+	for d := range n {
+		inFirst[d+1] += inFirst[d]
 	}
-	for p := range np {
-		first[p+1] += first[p]
+	incoming := make([]int32, sends)
+	fill := make([]int32, n)
+	copy(fill, inFirst[:n])
+	for m, d := range w.dst { // messages in order: by source, then as sent
+		incoming[fill[d]] = int32(m)
+		fill[d]++
 	}
-	fill := make([]int32, np)
-	copy(fill, first[:np])
-	sends := make([]int32, len(sendPair))
-	for m, p := range sendPair {
-		sends[fill[p]] = int32(m)
-		fill[p]++
-	}
-	// Receives take the sends of their pair in order; fill[p] counts from first[p] again.
-	copy(fill, first[:np])
-	w.recvOp = make([]int32, len(w.src))
+	w.recvOp = make([]int32, sends)
 	for i := range w.recvOp {
 		w.recvOp[i] = -1
 	}
-	for t := range n {
-		for i := w.start[t]; i < w.start[t+1]; i++ {
+	// Per receiving task d, next[s]..end[s] index the messages from s not yet received
+	// (valid while owner[s] == d).
+	next, end, owner := make([]int32, n), make([]int32, n), make([]int32, n)
+	for s := range owner {
+		owner[s] = -1
+	}
+	for d := range n {
+		for k := inFirst[d]; k < inFirst[d+1]; k++ {
+			s := w.src[incoming[k]]
+			if owner[s] != int32(d) {
+				owner[s], next[s] = int32(d), k
+			}
+			end[s] = k + 1
+		}
+		for i := w.start[d]; i < w.start[d+1]; i++ {
 			op := w.ops[i]
 			if op.Kind != Recv {
 				continue
 			}
-			p := pairOf[uint64(op.Peer)<<32|uint64(uint32(t))]
-			if fill[p] == first[p+1] {
-				got := first[p+1] - first[p]
+			s := op.Peer
+			if owner[s] != int32(d) || next[s] == end[s] {
+				got := int32(0)
+				if owner[s] == int32(d) {
+					got = end[s] - firstFrom(w, incoming, inFirst[d], end[s], s)
+				}
 				return fmt.Errorf("%s has no matching send: task %d sends %d message(s) to task %d and this is receive %d from it",
-					where(t, int(i-w.start[t])), op.Peer, got, t, countRecvs(w, t, int(op.Peer), i)+1)
+					where(d, int(i-w.start[d])), s, got, d, countRecvs(w, d, int(s), i)+1)
 			}
-			m := sends[fill[p]]
-			fill[p]++
+			m := incoming[next[s]]
+			next[s]++
 			w.msgOf[i] = m
 			w.recvOp[m] = i
 		}
@@ -91,6 +97,16 @@ func (w *Workload) match(where func(t, i int) string) error {
 		}
 	}
 	return nil
+}
+
+// firstFrom is the index of the first message from task s in incoming[from:end),
+// whose last one is from s (for an error message only).
+func firstFrom(w *Workload, incoming []int32, from, end, s int32) int32 {
+	k := end
+	for k > from && w.src[incoming[k-1]] == s {
+		k--
+	}
+	return k
 }
 
 // countRecvs counts the receives of task t from src before op index before.

@@ -235,7 +235,7 @@ func parseParams(s string) ([]keyValue, error) {
 func parseCount(k keyValue, lo, hi int) (int, error) {
 	v, err := strconv.Atoi(k.value)
 	if err != nil || v < lo || v > hi || strings.HasPrefix(k.value, "+") {
-		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d", k.key, k.value, lo, hi)
+		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d", k.key, shown(k.value), lo, hi)
 	}
 	return v, nil
 }
@@ -274,10 +274,10 @@ func parseParamValue(d paramDef, s string) (int64, error) {
 		for _, o := range d.only {
 			vs = append(vs, strconv.FormatInt(o, 10))
 		}
-		return 0, fmt.Errorf("%s=%s: accepted are %s (%s)", d.key, s, strings.Join(vs, " and "), d.doc)
+		return 0, fmt.Errorf("%s=%s: accepted are %s (%s)", d.key, shown(s), strings.Join(vs, " and "), d.doc)
 	}
 	if err != nil || v < d.min || v > d.max || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d (%s)", d.key, s, d.min, d.max, d.doc)
+		return 0, fmt.Errorf("%s=%s: accepted are whole numbers %d to %d (%s)", d.key, shown(s), d.min, d.max, d.doc)
 	}
 	return v, nil
 }
@@ -291,6 +291,36 @@ func (s Spec) Build(tasks int) (*Workload, error) {
 		return nil, fmt.Errorf("workload %s: %w", s, err)
 	}
 	return w, nil
+}
+
+// Check says what Build would refuse, and how many tasks the workload has, cheaply
+// where it can: a collective's parameters are checked against its tasks without
+// generating its programs (which a collective of thousands of tasks takes seconds and
+// a gigabyte to do), unless its operations could exceed MaxOps; a proxy or a trace is
+// built (a trace file is read).
+func (s Spec) Check(tasks int) (int, error) {
+	if s.Collective.Op == "" || s.Trace != "" || s.Proxy != "" {
+		w, err := s.Build(tasks)
+		if err != nil {
+			return 0, err
+		}
+		return w.Tasks(), nil
+	}
+	if s.Tasks != 0 {
+		tasks = s.Tasks
+	}
+	if _, err := NewBuilder(tasks); err != nil {
+		return 0, fmt.Errorf("workload %s: %w", s, err)
+	}
+	if err := s.Collective.check(tasks); err != nil {
+		return 0, fmt.Errorf("workload %s: %w", s, err)
+	}
+	if s.Collective.opsBound(tasks) > MaxOps {
+		if _, err := s.Build(tasks); err != nil {
+			return 0, err
+		}
+	}
+	return tasks, nil
 }
 
 func (s Spec) build(tasks int) (*Workload, error) {
@@ -328,4 +358,13 @@ func (s Spec) build(tasks int) (*Workload, error) {
 		return nil, fmt.Errorf("no workload named")
 	}
 	return b.Build(s.String())
+}
+
+// shown is a value as an error message prints it: as given when it is plain text, quoted
+// when it holds a newline or another character that would break the one-line message.
+func shown(v string) string {
+	if q := strconv.Quote(v); q[1:len(q)-1] != v {
+		return q
+	}
+	return v
 }

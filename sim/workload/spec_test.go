@@ -99,6 +99,43 @@ func TestSpecEveryAlgorithm(t *testing.T) {
 	}
 }
 
+// Check refuses what Build refuses and accepts what Build builds, without building
+// a collective; its bound on a collective's operations holds for every algorithm.
+func TestSpecCheckAgreesWithBuild(t *testing.T) {
+	var specs []string
+	for _, a := range Algorithms() {
+		specs = append(specs, a+":64B", a+":1KiB:tasks=5")
+	}
+	specs = append(specs, "bcast:binomial:4KiB:seg=1KiB", "reduce:binomial:1KiB:seg=100B,root=3",
+		"bcast:chain:64B:chains=3", "gather:binomial:16B:root=7", "bcast:binomial:16B:root=40",
+		"allgather:linear:1GiB", "graph500:levels=2", "namd:iterations=1")
+	for _, str := range specs {
+		s, err := ParseSpec(str)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []int{1, 2, 3, 8, 13, 32} {
+			w, berr := s.Build(p)
+			n, cerr := s.Check(p)
+			if (berr == nil) != (cerr == nil) || berr != nil && berr.Error() != cerr.Error() {
+				t.Errorf("%s over %d tasks: Build says %v, Check %v", str, p, berr, cerr)
+			}
+			if w != nil && n != w.Tasks() {
+				t.Errorf("%s over %d tasks: Check says %d tasks, Build made %d", str, p, n, w.Tasks())
+			}
+			if w != nil && s.Collective.Op != "" {
+				tasks := p
+				if s.Tasks != 0 {
+					tasks = s.Tasks
+				}
+				if b := s.Collective.opsBound(tasks); int64(w.Ops()) > b {
+					t.Errorf("%s over %d tasks: %d operations, bound %d", str, p, w.Ops(), b)
+				}
+			}
+		}
+	}
+}
+
 func TestMapping(t *testing.T) {
 	lin, _ := ParseMapping("linear/2")
 	pe, err := lin.Place(7, 4, 1)

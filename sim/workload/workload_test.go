@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,84 @@ func TestMatching(t *testing.T) {
 		i := w.start[op[0]] + int32(op[1])
 		if got := w.msgOf[i]; got != want {
 			t.Errorf("task %d op %d takes message %d, want %d", op[0], op[1], got, want)
+		}
+	}
+}
+
+// MPI matching on random programs, against a direct count: every task sends
+// messages to random peers (repeating pairs), then receives what it is owed in a
+// random order of sources; each receive must take the next message of its pair in send
+// order. Dropping one send, or one receive, is refused naming the right operation.
+func TestMatchingRandomPrograms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	for trial := range 50 {
+		n := 1 + rng.IntN(12)
+		type pair struct{ s, d int }
+		var sends []pair // in send order, task by task
+		for s := range n {
+			for range rng.IntN(20) {
+				sends = append(sends, pair{s, rng.IntN(n)})
+			}
+		}
+		owed := make([][]int, n) // per destination, its sources (one entry per message)
+		for _, p := range sends {
+			owed[p.d] = append(owed[p.d], p.s)
+		}
+		for d := range owed {
+			rng.Shuffle(len(owed[d]), func(i, j int) { owed[d][i], owed[d][j] = owed[d][j], owed[d][i] })
+		}
+		build := func(skipSend, skipRecv int) (*Workload, error) {
+			b, _ := NewBuilder(n)
+			k := 0
+			for s := range n {
+				for ; k < len(sends) && sends[k].s == s; k++ {
+					if k != skipSend {
+						b.Send(s, sends[k].d, int64(k))
+					}
+				}
+			}
+			r := 0
+			for d := range n {
+				for _, s := range owed[d] {
+					if r != skipRecv {
+						b.Recv(d, s)
+					}
+					r++
+				}
+			}
+			return b.Build("random")
+		}
+		w, err := build(-1, -1)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		next := map[pair][]int{} // the messages of each pair, in send order
+		for m, p := range sends {
+			next[p] = append(next[p], m)
+		}
+		for d := range n {
+			for i, op := range w.Program(d) {
+				if op.Kind != Recv {
+					continue
+				}
+				p := pair{int(op.Peer), d}
+				want := next[p][0]
+				next[p] = next[p][1:]
+				m := w.msgOf[w.start[d]+int32(i)]
+				if src, dst, bytes := w.Message(int(m)); src != p.s || dst != d || bytes != int64(want) {
+					t.Fatalf("trial %d: task %d op %d takes message %d (%d→%d, sent as number %d), want number %d",
+						trial, d, i, m, src, dst, bytes, want)
+				}
+			}
+		}
+		if len(sends) == 0 {
+			continue
+		}
+		if _, err := build(rng.IntN(len(sends)), -1); err == nil || !strings.Contains(err.Error(), "has no matching send") {
+			t.Errorf("trial %d: a send dropped: %v", trial, err)
+		}
+		if _, err := build(-1, rng.IntN(len(sends))); err == nil || !strings.Contains(err.Error(), "is never received") {
+			t.Errorf("trial %d: a receive dropped: %v", trial, err)
 		}
 	}
 }

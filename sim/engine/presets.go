@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Preset is a named switch and link model: the one a source paper simulates, as far as
+// it says, with our choices where it is silent (Choices says which and why). Presets
+// are data; Params returns a copy to change.
+type Preset struct {
+	Name    string
+	Summary string
+	Source  string   // where the paper states its model
+	Stated  []string // what the paper states
+	Choices []string // what it leaves open, and what the preset takes
+	// Deadlock is the deadlock scheme the paper's routing runs with; "" leaves the
+	// routing's own default.
+	Deadlock string
+	params   Params
+}
+
+// Params is the preset's engine parameters (Defaults() where the preset says nothing:
+// warm-up, measurement, seed, watchdog, saturation tolerance).
+func (p Preset) Params() Params { return p.params }
+
+// Presets is the table of switch presets: the one set of named switch models that
+// run --switch and a spec's switch: key read.
+func Presets() []Preset {
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset()}
+}
+
+// threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
+func threeDTPreset() Preset {
+	return Preset{
+		Name:    "3dt",
+		Summary: "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
+		Source:  "[TR] §7.1, [J] §6.1",
+		params:  Defaults(),
+	}
+}
+
+// adaptivePreset is paper (b)'s switch (adaptive routing for nDT tori).
+func adaptivePreset() Preset {
+	p := Defaults()
+	p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4
+	return Preset{
+		Name:    "adaptive",
+		Summary: "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
+		Source:  "spec/5dt-extoll-adaptive.md §4.2",
+		params:  p,
+	}
+}
+
+// LookupPreset finds a preset by name (case-insensitive).
+func LookupPreset(name string) (Preset, error) {
+	var names []string
+	for _, p := range Presets() {
+		if strings.EqualFold(p.Name, strings.TrimSpace(name)) {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return Preset{}, fmt.Errorf("unknown switch preset %q: accepted are %s", name, strings.Join(names, ", "))
+}
+
+// cswitchPreset is the C-switch paper's model (thesis, paper 1, §6.1; spec
+// thesis-cswitch-overview.md §3.9).
+func cswitchPreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.VOQ = true
+	p.PacketFlits = 32
+	p.LinkLatency = 4
+	p.InternalLatency = 2
+	p.TerminalLatency = 4
+	p.RoutingDelay = 4
+	b := Buffer{VCs: 1, Flits: 8 * 32}
+	p.Terminal, p.External, p.Internal = b, b, b
+	return Preset{
+		Name:     "cswitch",
+		Summary:  "C-switch paper: input-queued switches with virtual output queues, 8-packet queues, InfiniBand-like links",
+		Source:   "[CS] §6.1 (thesis lines 2050-2075)",
+		Deadlock: "none",
+		Stated: []string{
+			"input-queued switch with virtual output queuing (VOQ) at switch level",
+			"each queue stores eight packets",
+			"InfiniBand links: serial, full-duplex, pipelined, 2.5 GB/s (20 Gbps)",
+			"DESTRO routing, uniform traffic; the joining ports between the two chips are links",
+		},
+		Choices: []string{
+			"virtual cut-through, one VC, credit-based flow control (InfiniBand's, with one virtual lane)",
+			"a flit is 64 bytes and a cycle the 25.6 ns it takes on a 2.5 GB/s link: link bandwidth 1 flit/cycle",
+			"packets of 32 flits (a 2 KB InfiniBand MTU)",
+			"a queue is an input port's buffer, 8 packets (256 flits) organised as virtual output queues; the paper's 'each queue' may mean each VOQ, which would make the buffers k times larger",
+			"link and PE-link latency 4 cycles (about 100 ns: cable and serialisation), the joining links between the two chips 2 cycles (on one board), routing delay 4 cycles",
+			"no deadlock scheme: DESTRO is deadlock-free on its own",
+		},
+		params: p,
+	}
+}
+
+// knsPreset is the KNS paper's model (Peñaranda et al. §5.1; spec
+// alternative-topologies.md §3.3).
+func knsPreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.PacketFlits = 256
+	p.RoutingDelay = 20
+	p.LinkLatency = 8
+	p.TerminalLatency = 1
+	p.OutputFlits = 2 * 256
+	b := Buffer{VCs: 1, Flits: 2 * 256}
+	p.Terminal, p.External, p.Internal = b, b, b
+	return Preset{
+		Name:     "kns",
+		Summary:  "KNS paper: virtual cut-through, 2-packet queues at every input and output port, Myrinet timing, 256-flit packets",
+		Source:   "[KNS] §5.1 (seed 004, line 256)",
+		Deadlock: "none",
+		Stated: []string{
+			"virtual cut-through switching; a full crossbar with queues of two packets at every input and every output port; credit-based flow control",
+			"routing 20 cycles; switch and link bandwidth 1 flit/cycle; fly time 8 cycles (Myrinet, their ref. [16])",
+			"RUFT's long links back to the routers: 8 cycles per stage (the kns family makes them s_h links long)",
+			"256-flit packets",
+		},
+		Choices: []string{
+			"one VC: the routings (Hybrid-DOR, DESTRO on fat-trees, fbdor) are deadlock-free without VCs",
+			"a packet crosses the crossbar into its output queue in one cycle, with no routing decision there",
+			"PE links 1 cycle: a KNS router sits on the node's NIC (the paper's cost model uses dual-port NICs as routers), so injection crosses no cable; the same for every network the paper compares, for a like-for-like model",
+			"round-robin arbitration, as everywhere in twintorus",
+		},
+		params: p,
+	}
+}
+
+// extollPreset is the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2–1.3;
+// docs/model.md lists what is modelled and what is not).
+func extollPreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
+	p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
+	return Preset{
+		Name:    "extoll",
+		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
+		Source:  "spec/5dt-extoll-adaptive.md §1.2-1.3",
+		Stated: []string{
+			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
+			"virtual cut-through, credit-based flow control, a routing unit per input port",
+			"iSLIP arbitration",
+			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
+			"variable-size packets of 1-32 cells of 16 bytes",
+		},
+		Choices: []string{
+			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
+			"a flit is one 16-byte cell",
+			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
+			"fixed 16-flit packets stand in for the 1-32-cell ones (packet_flits changes it)",
+			"link and routing latencies 1 cycle (MODEL.md's defaults)",
+		},
+		params: p,
+	}
+}
