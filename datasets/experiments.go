@@ -32,9 +32,11 @@ func Result(file string) ([]byte, error) {
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
 // adaptive-summary.csv, the C-switch and KNS papers' (issue 14) in one file per
-// experiment, each with its records file (see results/README.md).
+// experiment, the twisted tori's larger runs (issue 13: 3D, 64×32, patterns, link use,
+// selection) in twisted-summary.csv, each with its records file (see results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
-	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv"}
+	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
+	"twisted-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {

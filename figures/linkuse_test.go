@@ -98,3 +98,21 @@ func TestLinkUseCSVAndSaturation(t *testing.T) {
 		t.Error("a wrong header was accepted")
 	}
 }
+
+// A quick run of an experiment too large to run quickly is the shrunk spec's: here the
+// 8,192-node PT of twisted-table1-3d-pt as the 128-node one.
+func TestLoadResultsShrunk(t *testing.T) {
+	r, err := LoadResultsShrunk(context.Background(), "twisted-table1-3d-pt", Quick, nil, func(q experiment.Spec) experiment.Spec {
+		q.Topologies, q.Loads = []string{"twisted:pt:4"}, experiment.Fixed(0.5)
+		return q
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Spec.Topologies, []string{"twisted:pt:4"}) || r.Mode != Quick || r.Spec.Seeds != 2 {
+		t.Fatalf("quick spec: %v, %v, %d seeds", r.Spec.Topologies, r.Mode, r.Spec.Seeds)
+	}
+	if len(r.Saturations) != 1 || len(r.Summaries()) == 0 || r.Summaries()[0].Point.Topology != "twisted:pt:4" {
+		t.Fatalf("quick results: %d curves, %d summaries", len(r.Saturations), len(r.Summaries()))
+	}
+}
