@@ -27,7 +27,7 @@ func (p Preset) Params() Params { return p.params }
 // Presets is the table of switch presets: the one set of named switch models that
 // run --switch and a spec's switch: key read.
 func Presets() []Preset {
-	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), inseePreset()}
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset(), inseePreset()}
 }
 
 // threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
@@ -161,6 +161,35 @@ func inseePreset() Preset {
 			"routing and link each take 1 cycle (MODEL.md): the paper gives no pipeline",
 			"the adaptive VCs are chosen by the routing's selection function (--selection; the paper names none)",
 			"Bernoulli injection per cycle, the discrete form of the paper's Poisson arrivals",
+		},
+		params: p,
+	}
+}
+
+// extollPreset is the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2–1.3;
+// docs/model.md lists what is modelled and what is not).
+func extollPreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
+	p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
+	return Preset{
+		Name:    "extoll",
+		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
+		Source:  "spec/5dt-extoll-adaptive.md §1.2-1.3",
+		Stated: []string{
+			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
+			"virtual cut-through, credit-based flow control, a routing unit per input port",
+			"iSLIP arbitration",
+			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
+			"variable-size packets of 1-32 cells of 16 bytes",
+		},
+		Choices: []string{
+			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
+			"a flit is one 16-byte cell",
+			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
+			"fixed 16-flit packets stand in for the 1-32-cell ones (packet_flits changes it)",
+			"link and routing latencies 1 cycle (MODEL.md's defaults)",
 		},
 		params: p,
 	}
