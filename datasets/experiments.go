@@ -32,13 +32,14 @@ func Result(file string) ([]byte, error) {
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
 // adaptive-summary.csv and, added later, one file per experiment: adaptive routing's
-// (issue 11) selection-functions-*, the C-switch and KNS papers' (issue 14), and issue
-// 12's (5DT vs 3D) extoll-summary.csv and ndt-fig6-summary.csv, each with its records
-// file (see results/README.md).
+// (issue 11) selection-functions-*, the C-switch and KNS papers' (issue 14), issue
+// 12's (5DT vs 3D) extoll-summary.csv and ndt-fig6-summary.csv, and the twisted tori's
+// larger runs (issue 13) in twisted-summary.csv, each with its records file (see
+// results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"selection-functions-5dt-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
-	"extoll-summary.csv", "ndt-fig6-summary.csv"}
+	"extoll-summary.csv", "ndt-fig6-summary.csv", "twisted-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
