@@ -34,7 +34,9 @@ func Result(file string) ([]byte, error) {
 // adaptive-summary.csv, the C-switch and KNS papers' (issue 14) in one file per
 // experiment, each with its records file (see results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
-	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv"}
+	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
+	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
+	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
