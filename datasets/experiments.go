@@ -36,6 +36,7 @@ func Result(file string) ([]byte, error) {
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
+	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
 	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
