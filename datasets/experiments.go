@@ -37,7 +37,8 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
 	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
-	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv"}
+	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv", "kns-4k-summary.csv",
+	"kns-4k-permutations-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
