@@ -31,6 +31,7 @@ targets=(
 	"./sim/routing/ FuzzReadTable"
 	"./sim/routing/ FuzzParseSelection"
 	"./sim/routing/ FuzzParseDuatoOptions"
+	"./sim/engine/ FuzzParseAllocator"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 4"

@@ -31,6 +31,17 @@ type analyzeReport struct {
 	LoadBound           *float64     `json:"load_bound,omitempty"`
 	AvgDORHops          *float64     `json:"avg_dor_hops,omitempty"`
 	Paths               *pathsReport `json:"paths,omitempty"`
+	// TSDOR is TSDOR's load and hops on twin tori it fits (the EXTOLL paper's routing).
+	TSDOR *loadReport `json:"tsdor,omitempty"`
+	// Equivalents are the tori the papers pair a twin torus with: same cards, same PEs.
+	Equivalents []equivalentReport `json:"equivalents,omitempty"`
+}
+
+type equivalentReport struct {
+	Kind      string `json:"kind"`
+	Topology  string `json:"topology"`
+	CardPorts int    `json:"card_ports"`
+	Source    string `json:"source"`
 }
 
 type loadReport struct {
@@ -66,9 +77,11 @@ func newAnalyzeCmd() *cobra.Command {
 		Long: `analyze prints a network's size and its exact PE-to-PE distances: diameter and average
 distance in switch-to-switch hops (an nDT internal link is a hop, PE links are not), averaged
 over ordered pairs of distinct PEs and, as the thesis does, over all N² pairs with the self pairs
-at distance 0. It also prints the uniform-traffic throughput bound of DOR (DORT on twin tori),
-(N−1)/(routes on the busiest channel) flits/cycle/PE capped at 1, and the average DOR route
-length, when that takes about a second or less (--load forces it).
+at distance 0. It also prints the uniform-traffic throughput bound of DOR (DORT on twin tori, and TSDOR where it fits),
+(N−1)/(routes on the busiest channel) flits/cycle/PE capped at 1, and the average route
+length, when that takes about a second or less (--load forces it). For a twin torus it lists
+the tori the papers compare it with: the mD torus of the same cards and the nD torus of
+2n-port cards, with the same PEs.
 
 With --paths (twin tori only) it prints the node-level DOR transit paths per node, how many of
 them cross the internal link under the network's configuration, and the matrix R of transit
@@ -128,14 +141,24 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 		if err != nil {
 			return nil, err
 		}
-		l, err := analysis.Load(ctx, rt)
+		if rep.Load, err = channelLoad(cmd, rt, name, tie); err != nil {
+			return nil, err
+		}
+		rep.LoadBound, rep.AvgDORHops = &rep.Load.Bound, &rep.Load.AvgHops
+		if routing.TSDORFits(net) == nil {
+			if rep.TSDOR, err = channelLoad(cmd, routing.NewTSDOR(net, tie), "tsdor", tie); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if net.IsTwin() {
+		eq, err := topology.Equivalents(net.Spec())
 		if err != nil {
 			return nil, err
 		}
-		rep.Load = &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
-			MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
-			AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}
-		rep.LoadBound, rep.AvgDORHops = &l.Bound, &l.AvgHops
+		for _, e := range eq {
+			rep.Equivalents = append(rep.Equivalents, equivalentReport{Kind: e.Kind, Topology: e.Spec.String(), CardPorts: e.CardPorts, Source: e.Source})
+		}
 	}
 	if paths {
 		t, err := analysis.TransitClosedForm(net.Radices(), tie)
@@ -153,6 +176,17 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	return rep, nil
 }
 
+// channelLoad is the uniform-traffic load report of a deterministic routing.
+func channelLoad(cmd *cobra.Command, rt routing.Pather, name string, tie routing.Tie) (*loadReport, error) {
+	l, err := analysis.Load(cmd.Context(), rt)
+	if err != nil {
+		return nil, err
+	}
+	return &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+		MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
+		AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}, nil
+}
+
 func printAnalyze(w io.Writer, r *analyzeReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
@@ -162,14 +196,21 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 	fmt.Fprintf(tw, "diameter\t%d hops\n", r.Diameter)
 	fmt.Fprintf(tw, "average distance\t%.4f hops over ordered pairs of distinct PEs\n", r.AvgDistance)
 	fmt.Fprintf(tw, "average distance incl. self\t%.4f hops over all N² pairs, self at 0\n", r.AvgDistanceInclSelf)
-	if l := r.Load; l != nil {
+	if r.Load == nil {
+		fmt.Fprintf(tw, "load bound (uniform)\tskipped on a network this size; --load computes it\n")
+	}
+	for _, l := range []*loadReport{r.Load, r.TSDOR} {
+		if l == nil {
+			continue
+		}
 		name := strings.ToUpper(l.Routing)
 		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
 			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
 		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
 			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
-	} else {
-		fmt.Fprintf(tw, "load bound (uniform)\tskipped on a network this size; --load computes it\n")
+	}
+	for _, e := range r.Equivalents {
+		fmt.Fprintf(tw, "same cards, same PEs (%s)\t%s, %d-port cards (%s)\n", e.Kind, e.Topology, e.CardPorts, e.Source)
 	}
 	if p := r.Paths; p != nil {
 		fmt.Fprintf(tw, "transit paths per node\t%d (DOR, node level, ties: %s)\n", p.Transit, p.Tie)

@@ -201,3 +201,33 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// On the EXTOLL paper's 1,024-PE 5DT: TSDOR beside DORT (spec §7: 5.474 hops with 0.970
+// internal, DORT 5.944 with 1.440), and the tori the papers pair it with.
+func TestAnalyzeTSDORAndEquivalents(t *testing.T) {
+	type load struct {
+		Routing         string  `json:"routing"`
+		AvgHops         float64 `json:"avg_hops"`
+		AvgInternalHops float64 `json:"avg_internal_hops"`
+	}
+	var r struct {
+		AvgDistance float64 `json:"avg_distance"`
+		Load        load    `json:"load"`
+		TSDOR       load    `json:"tsdor"`
+		Equivalents []struct {
+			Kind     string `json:"kind"`
+			Topology string `json:"topology"`
+		} `json:"equivalents"`
+	}
+	runJSON(t, &r, "analyze", "twin:4x4x2x4x4", "--json")
+	if r.TSDOR.Routing != "tsdor" || round(r.TSDOR.AvgHops, 3) != 5.474 || round(r.TSDOR.AvgInternalHops, 3) != 0.970 || round(r.Load.AvgHops, 3) != 5.944 || r.TSDOR.AvgHops != r.AvgDistance {
+		t.Errorf("analyze twin:4x4x2x4x4: TSDOR %+v, DORT %+v, distance %v", r.TSDOR, r.Load, r.AvgDistance)
+	}
+	if len(r.Equivalents) != 2 || r.Equivalents[0].Topology != "torus:16x8x8" || r.Equivalents[1].Topology != "torus:4x4x4x4x4" || r.Equivalents[0].Kind != "3D" {
+		t.Errorf("equivalents %+v", r.Equivalents)
+	}
+	text, _, err := run(t, "analyze", "twin:4x4x2x4x4")
+	if err != nil || !strings.Contains(text, "average TSDOR hops           5.4741 (4.5044 external + 0.9697 internal)") || !strings.Contains(text, "same cards, same PEs (3D)    torus:16x8x8, 6-port cards") {
+		t.Errorf("analyze text: %v\n%s", err, text)
+	}
+}

@@ -24,7 +24,7 @@ func init() { commands = append(commands, newRunCmd) }
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
-	var switching, terminal, external, internal, preset string
+	var switching, terminal, external, internal, preset, allocator string
 	var mapping string
 	var tasksPerPE int
 	cmd := &cobra.Command{
@@ -69,7 +69,7 @@ Workloads:
 				if err != nil {
 					return fmt.Errorf("--switch: %w", err)
 				}
-				applyPreset(cmd, &p, pre, &switching, &terminal, &external, &internal)
+				applyPreset(cmd, &p, pre, &switching, &allocator, &terminal, &external, &internal)
 				schemeSet = pre.Deadlock != ""
 			}
 			if !cmd.Flags().Changed("deadlock") && !schemeSet {
@@ -79,6 +79,9 @@ Workloads:
 			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
+			}
+			if p.Allocator, err = engine.ParseAllocator(allocator); err != nil {
+				return fmt.Errorf("--allocator: %w", err)
 			}
 			for _, b := range []struct {
 				flag string
@@ -170,6 +173,7 @@ Workloads:
 	f.Int64Var(&p.Measure, "cycles", d.Measure, "cycles measured after the warm-up")
 	f.Uint64Var(&p.Seed, "seed", d.Seed, "random seed")
 	f.StringVar(&switching, "switching", "vct", "switching: vct (virtual cut-through) or wormhole")
+	f.StringVar(&allocator, "allocator", engine.AllocatorRR2, "switch allocator: rr2 (two-stage round-robin) or islip[:ITERATIONS] (iSLIP, 1 iteration by default)")
 	f.IntVar(&p.LinkLatency, "link-latency", d.LinkLatency, "cycles per link")
 	f.IntVar(&p.InternalLatency, "internal-latency", 0, "cycles across a twin torus's internal link (default: --link-latency)")
 	f.IntVar(&p.RoutingDelay, "routing-delay", d.RoutingDelay, "cycles from a head's arrival to its departure")
@@ -213,7 +217,7 @@ func presetNames() string {
 
 // applyPreset sets every engine parameter and the deadlock scheme that the command
 // line does not set from preset pre.
-func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, terminal, external, internal *string) {
+func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, terminal, external, internal *string) {
 	base := pre.Params()
 	changed := cmd.Flags().Changed
 	for _, f := range []struct {
@@ -229,6 +233,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"output-flits", func() { p.OutputFlits = base.OutputFlits }},
 		{"voq", func() { p.VOQ = base.VOQ }},
 		{"switching", func() { *switching = base.Switching.String() }},
+		{"allocator", func() { *allocator = base.Allocator.String() }},
 		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(base.External) }},
 		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},
@@ -306,7 +311,7 @@ func selectionNames() string {
 func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
-	fmt.Fprintf(tw, "routing\t%s, %s, buffers %s\n", r.Routing, r.Switching, r.Buffers)
+	fmt.Fprintf(tw, "routing\t%s, %s%s, buffers %s\n", r.Routing, r.Switching, allocatorNote(r.Allocator), r.Buffers)
 	fmt.Fprintf(tw, "traffic\t%s, load %g flits/cycle/PE, seed %d\n", p.Traffic, p.Load, p.Seed)
 	fmt.Fprintf(tw, "offered\t%.4f flits/cycle/PE\n", r.Offered)
 	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
@@ -350,7 +355,7 @@ func printClosed(w io.Writer, p experiment.Point, r *engine.Result, asJSON bool)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "topology\t%s\n", r.Topology)
-	fmt.Fprintf(tw, "routing\t%s, %s, buffers %s\n", r.Routing, r.Switching, r.Buffers)
+	fmt.Fprintf(tw, "routing\t%s, %s%s, buffers %s\n", r.Routing, r.Switching, allocatorNote(r.Allocator), r.Buffers)
 	fmt.Fprintf(tw, "workload\t%s, mapping %s, seed %d\n", p.Workload, p.Mapping, p.Seed)
 	if r.Deadlock == nil {
 		fmt.Fprintf(tw, "execution time\t%d cycles\n", c.ExecutionCycles)
@@ -368,4 +373,12 @@ func printClosed(w io.Writer, p experiment.Point, r *engine.Result, asJSON bool)
 		fmt.Fprintln(w, r.Deadlock)
 	}
 	return nil
+}
+
+// allocatorNote is ", allocator NAME" for a run that did not use the default allocator.
+func allocatorNote(name string) string {
+	if name == "" {
+		return ""
+	}
+	return ", allocator " + name
 }

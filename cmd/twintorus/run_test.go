@@ -125,3 +125,16 @@ func TestRunWormholeDatelineNoDeadlock(t *testing.T) {
 		t.Errorf("deadlock %v, accepted %v", r["deadlock"], r["accepted"])
 	}
 }
+
+// The EXTOLL-style card as a switch preset: its allocator and buffers, unless a flag
+// sets its own.
+func TestRunExtollPreset(t *testing.T) {
+	out, _, err := run(t, "run", "twin:4x4x2x2x2", "--routing", "tsdor", "--switch", "extoll", "--cycles", "500", "--warmup", "100")
+	if err != nil || !strings.Contains(out, "tsdor, vct, allocator islip:1, buffers terminal 1x512, external 4x128, internal 4x128") {
+		t.Errorf("--switch extoll: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "run", "torus:8x8x4", "--deadlock", "vc", "--switch", "extoll", "--allocator", "islip:3", "--cycles", "500", "--warmup", "100")
+	if err != nil || !strings.Contains(out, "dor/vc, vct, allocator islip:3, buffers terminal 1x512, external 2x256") {
+		t.Errorf("--switch extoll --allocator islip:3: %v\n%s", err, out)
+	}
+}

@@ -50,11 +50,13 @@ func (l *ChannelLoad) Routes(s, p int) int64 {
 // or the first choices of min, updown or a table). DOR on tori and twin tori is
 // translation invariant, so only the PEs of node 0 are routed, to every PE, and a
 // channel's load is the sum over all its translates; other networks and routings route
-// every ordered pair. Work is spread over all cores; counts are exact integers, so the
-// result does not depend on the number of cores.
+// every ordered pair, unless the routing says its paths are translation invariant too
+// (PathsTranslationInvariant, as TSDOR's are). Work is spread over all cores; counts are exact
+// integers, so the result does not depend on the number of cores.
 func Load(ctx context.Context, r routing.Pather) (*ChannelLoad, error) {
 	_, dor := r.(*routing.DOR)
-	return load(ctx, r, dor && r.Network().Translational())
+	ti, _ := r.(interface{ PathsTranslationInvariant() bool })
+	return load(ctx, r, dor && r.Network().Translational() || ti != nil && ti.PathsTranslationInvariant())
 }
 
 // LoadAllPairs is Load routing every ordered pair of PEs, with no symmetry: the

@@ -160,3 +160,11 @@ func cpuSeconds() float64 {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
+
+// BenchmarkTwin4x4x4SaturatedISLIP is BenchmarkTwin4x4x4Saturated under iSLIP with
+// two iterations: the cost of the allocator against the two-stage round-robin one.
+func BenchmarkTwin4x4x4SaturatedISLIP(b *testing.B) {
+	p := Defaults()
+	p.Allocator = Allocator{ISLIP: true, Iterations: 2}
+	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, p)
+}

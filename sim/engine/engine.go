@@ -113,7 +113,8 @@ type portState struct {
 	// its output queue (switch.go). Hops and channel loads count links only.
 	link  int32
 	local int16
-	outRR int16 // stage-2 round-robin pointer (local input port)
+	outRR int16 // stage-2 round-robin pointer (local input port); iSLIP's grant pointer
+	acRR  int16 // iSLIP's accept pointer (local output port)
 	voqRR int16 // virtual output queues: the output port served first
 	nvc   int8
 	inRR  int8 // stage-1 round-robin pointer
@@ -195,12 +196,16 @@ type Engine struct {
 	// cands caches each input VC's head candidates (candCap per VC) for routings that
 	// bound their candidates (MaxCandidates): a blocked head is routed once per hop,
 	// not once per cycle it waits.
-	cands    []routing.Candidate
-	candCap  int
-	req      []request
-	best     []int32
-	lastMove int64
-	inNet    int64 // packets injected and not yet delivered
+	cands   []routing.Candidate
+	candCap int
+	req     []request
+	best    []int32
+	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
+	// are matched in the current allocation.
+	accept            []int32
+	matchIn, matchOut []bool
+	lastMove          int64
+	inNet             int64 // packets injected and not yet delivered
 
 	m   meter
 	dl  *Deadlock
@@ -427,6 +432,13 @@ func (e *Engine) layout() {
 	e.best = make([]int32, maxPorts)
 	for i := range e.best {
 		e.best[i] = -1
+	}
+	if p.Allocator.ISLIP {
+		e.accept = make([]int32, maxPorts)
+		for i := range e.accept {
+			e.accept[i] = -1
+		}
+		e.matchIn, e.matchOut = make([]bool, maxPorts), make([]bool, maxPorts)
 	}
 }
 
@@ -804,7 +816,8 @@ const (
 	waitRoom        // no room downstream (credits, queue) or no adaptive choice: retry next cycle
 )
 
-// allocate runs the two-stage round-robin allocation of switch s: each idle input port
+// allocate runs the two-stage round-robin allocation of switch s (or iSLIP's,
+// allocateISLIP, when the Allocator says so): each idle input port
 // picks one VC whose head can advance (round-robin over its VCs), then each output
 // port grants one of the inputs that request it (round-robin over inputs). A head
 // blocked for room retries next cycle; one whose input or output port is busy sleeps
@@ -829,6 +842,9 @@ func (e *Engine) allocate(s int) {
 			switch verdict {
 			case canGo:
 				e.start(base, np, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
+				if e.p.Allocator.ISLIP { // one request: granted and accepted
+					ps.acRR = nextPort(int32(c.Port), np)
+				}
 			case waitBusy:
 				e.sleep(s, at)
 			case notReady:
@@ -838,6 +854,10 @@ func (e *Engine) allocate(s int) {
 			}
 			return
 		}
+	}
+	if e.p.Allocator.ISLIP {
+		e.allocateISLIP(s, base, np, ports)
+		return
 	}
 	nreq := 0
 	blocked := false

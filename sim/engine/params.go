@@ -121,6 +121,10 @@ type Params struct {
 	// least four under the VC scheme and on internal links) or "equal" (paper (b):
 	// exactly the VCs the routing uses, equal shares).
 	BufferSplit string `yaml:"buffer_split,omitempty" json:"buffer_split,omitempty"`
+	// Allocator is the switch allocator: two-stage round-robin (the zero value, rr2)
+	// or iSLIP with its iterations (islip:N). Left out of JSON when rr2, so the keys of
+	// points stored before allocators were a parameter stay the same.
+	Allocator Allocator `yaml:"allocator" json:"allocator,omitzero"`
 
 	Load    float64 `yaml:"load" json:"load"`       // offered load, flits/cycle/PE
 	Warmup  int64   `yaml:"warmup" json:"warmup"`   // cycles before measuring (5000)
@@ -246,6 +250,9 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 }
 
 func (p *Params) validate() error {
+	if err := p.Allocator.validate(p.Switching); err != nil {
+		return err
+	}
 	switch {
 	case p.PacketFlits == 0 && p.LinkLatency == 0:
 		return fmt.Errorf("parameters have no packet size and no link latency: start from engine.Defaults()")

@@ -27,7 +27,7 @@ func (p Preset) Params() Params { return p.params }
 // Presets is the table of switch presets: the one set of named switch models that
 // run --switch and a spec's switch: key read.
 func Presets() []Preset {
-	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset()}
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset()}
 }
 
 // threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
@@ -128,6 +128,35 @@ func knsPreset() Preset {
 			"a packet crosses the crossbar into its output queue in one cycle, with no routing decision there",
 			"PE links 1 cycle: a KNS router sits on the node's NIC (the paper's cost model uses dual-port NICs as routers), so injection crosses no cable; the same for every network the paper compares, for a like-for-like model",
 			"round-robin arbitration, as everywhere in twintorus",
+		},
+		params: p,
+	}
+}
+
+// extollPreset is the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2–1.3;
+// docs/model.md lists what is modelled and what is not).
+func extollPreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
+	p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
+	return Preset{
+		Name:    "extoll",
+		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
+		Source:  "spec/5dt-extoll-adaptive.md §1.2-1.3",
+		Stated: []string{
+			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
+			"virtual cut-through, credit-based flow control, a routing unit per input port",
+			"iSLIP arbitration",
+			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
+			"variable-size packets of 1-32 cells of 16 bytes",
+		},
+		Choices: []string{
+			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
+			"a flit is one 16-byte cell",
+			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
+			"fixed 16-flit packets stand in for the 1-32-cell ones (packet_flits changes it)",
+			"link and routing latencies 1 cycle (MODEL.md's defaults)",
 		},
 		params: p,
 	}

@@ -173,6 +173,9 @@ type Result struct {
 	Topology  string `json:"topology"`
 	Routing   string `json:"routing"`
 	Switching string `json:"switching"`
+	// Allocator is the switch allocator when it is not the default two-stage
+	// round-robin one: "islip:N".
+	Allocator string `json:"allocator,omitempty"`
 	Buffers   string `json:"buffers"`
 
 	Offered  float64 `json:"offered"`
@@ -251,7 +254,7 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 		}
 	}
 	r := &Result{
-		Topology: e.net.String(), Routing: e.rt.Name(), Switching: e.p.Switching.String(),
+		Topology: e.net.String(), Routing: e.rt.Name(), Switching: e.p.Switching.String(), Allocator: allocatorName(e.p.Allocator),
 		Buffers:        "terminal " + e.p.Terminal.String() + ", external " + e.p.External.String(),
 		Offered:        float64(m.genFlits) / window / pes,
 		Accepted:       float64(m.delFlits) / window / pes,
@@ -341,4 +344,12 @@ func meanMax(v []float64) (mean, max float64) {
 		}
 	}
 	return mean / float64(len(v)), max
+}
+
+// allocatorName is the allocator as results name it: "" for the default.
+func allocatorName(a Allocator) string {
+	if a == (Allocator{}) {
+		return ""
+	}
+	return a.String()
 }

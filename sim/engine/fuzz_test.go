@@ -1,0 +1,27 @@
+package engine
+
+import "testing"
+
+// FuzzParseAllocator: any text is read or refused with an error, never a panic, and
+// what is read prints back to itself.
+func FuzzParseAllocator(f *testing.F) {
+	for _, s := range []string{"", "rr2", "islip", "islip:3", "ISLIP:64", "islip:0", "islip:-1", "rr2:1", "islip: 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseAllocator(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatalf("%q: empty error", s)
+			}
+			return
+		}
+		if err := a.validate(CutThrough); err != nil {
+			t.Fatalf("%q reads as %v, which does not validate: %v", s, a, err)
+		}
+		b, err := ParseAllocator(a.String())
+		if err != nil || b != a {
+			t.Fatalf("%q reads as %v, whose text %q reads as %v, %v", s, a, a.String(), b, err)
+		}
+	})
+}

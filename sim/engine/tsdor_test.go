@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/analysis"
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+	"github.com/twintorus/twintorus/sim/traffic"
+)
+
+// extollParams are the "extoll" switch preset's parameters with a load and window.
+func extollParams(t testing.TB, load float64, measure int64) Params {
+	t.Helper()
+	pre, err := LookupPreset("extoll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pre.Params()
+	p.Load, p.Warmup, p.Measure, p.Seed = load, 0, measure, 1
+	return p
+}
+
+// The EXTOLL-style card: iSLIP with one iteration, virtual cut-through, 16-flit
+// packets, 512 flits per input port shared equally by the VCs the routing uses: TSDOR's
+// two traffic classes of two VCs get 4x128, DOR's dateline pair 2x256, the NIC's one VC
+// all 512 (docs/model.md).
+func TestExtollPreset(t *testing.T) {
+	for _, c := range []struct {
+		spec, routing  string
+		scheme         routing.Scheme
+		term, ext, int Buffer
+	}{
+		{"twin:4x4x2x2x2", "tsdor", routing.SchemeVC, Buffer{1, 512}, Buffer{4, 128}, Buffer{4, 128}},
+		{"torus:8x8x4", "dor", routing.SchemeVC, Buffer{1, 512}, Buffer{2, 256}, Buffer{1, 512}},
+	} {
+		net := topology.MustNew(c.spec)
+		rt, err := routing.New(c.routing, net, c.scheme, routing.TiePlus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pat, _ := traffic.ParsePattern("uniform", net)
+		e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: extollParams(t, 0.1, 100)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := e.Params()
+		if p.Terminal != c.term || p.External != c.ext || net.IsTwin() && p.Internal != c.int ||
+			p.Allocator != (Allocator{ISLIP: true, Iterations: 1}) || p.PacketFlits != 16 || p.Switching != CutThrough {
+			t.Errorf("%s %s under extoll: %+v", c.spec, c.routing, p)
+		}
+	}
+}
+
+// The issue's acceptance test: TSDOR never deadlocks at twice its saturation load
+// (twice the analytic channel bound, an upper bound of the real saturation), for
+// 100,000 cycles, on the four networks of issue 12, with the EXTOLL-style card (switch
+// preset extoll); and it
+// keeps its throughput: no 25,000-cycle window below 80 % of the best.
+func TestTSDORNoDeadlockBeyondSaturation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 runs of 100,000 cycles; run without -short")
+	}
+	for _, spec := range []string{"twin:4x4x2x2x2", "twin:4x4x2x4x4", "twin:2x2x2x2x2", "twin:4x4x4"} {
+		net := topology.MustNew(spec)
+		rt := routing.NewTSDOR(net, routing.TiePlus)
+		bound, err := analysis.Load(context.Background(), rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		load := 2 * bound.Bound
+		pat, err := traffic.ParsePattern("uniform", net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(Config{Net: net, Routing: rt, Pattern: pat, Params: extollParams(t, load, 100000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var windows []float64
+		for w := 0; w < 4; w++ {
+			before := e.m.ejectAll
+			for end := e.now + 25000; e.now < end; {
+				e.Step()
+				if e.dl != nil {
+					t.Fatalf("%s at load %.3f: %v", spec, load, e.dl)
+				}
+			}
+			windows = append(windows, float64(e.m.ejectAll-before)/25000/float64(net.Terminals()))
+		}
+		best := 0.0
+		for _, a := range windows {
+			best = max(best, a)
+		}
+		for i, a := range windows {
+			if a < 0.8*best {
+				t.Errorf("%s: accepted traffic fell to %.4f in window %d (best %.4f): %v", spec, a, i, best, windows)
+			}
+		}
+		if best >= 0.98*load {
+			t.Errorf("%s: accepted %.4f of an offered %.4f: the run did not saturate", spec, best, load)
+		}
+		t.Logf("%s offered %.3f (bound %.4f), accepted per 25k-cycle window %.4f %.4f %.4f %.4f", spec, load, bound.Bound, windows[0], windows[1], windows[2], windows[3])
+	}
+}
