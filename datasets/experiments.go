@@ -39,6 +39,10 @@ func Result(file string) ([]byte, error) {
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"selection-functions-5dt-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
+	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
+	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
+	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv", "kns-4k-summary.csv",
+	"kns-4k-permutations-summary.csv",
 	"extoll-summary.csv", "ndt-fig6-summary.csv", "twisted-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
