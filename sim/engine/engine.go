@@ -207,11 +207,18 @@ type Engine struct {
 	lastMove          int64
 	inNet             int64 // packets injected and not yet delivered
 
-	m   meter
+	// m is the run's meter; a worker of a parallel allocation phase has one of its
+	// own for the counters it adds to (parallel.go).
+	m   *meter
 	dl  *Deadlock
 	err error
 
 	wh *wormhole // wormhole switching state, or nil
+
+	// par runs the allocation phase on several cores (Params.Threads), or is nil; wk
+	// is set in a worker's copy of the engine during that phase (parallel.go).
+	par *parallel
+	wk  *worker
 
 	// The engine's switches are the network's, then one output queue per network port
 	// that sends when Params.OutputFlits > 0 (switch.go).
@@ -264,10 +271,12 @@ func New(cfg Config) (*Engine, error) {
 	if p.Switching == Wormhole {
 		e.initWormhole()
 	}
+	e.m = &meter{}
 	e.m.init(e)
 	if cfg.Program != nil {
 		e.initProgram(cfg.Program)
 	}
+	e.initParallel()
 	// First generation time of every PE.
 	e.gen.init(cfg.Net.Terminals(), e.inj.P())
 	for t := 0; t < cfg.Net.Terminals() && e.inj.P() > 0; t++ {
@@ -605,8 +614,12 @@ func (e *Engine) Step() {
 		}
 		e.advanceWormhole()
 	} else {
-		for _, s := range e.allocNow {
-			e.allocate(int(s))
+		if e.par != nil {
+			e.allocateParallel()
+		} else {
+			for _, s := range e.allocNow {
+				e.allocate(int(s))
+			}
 		}
 		// 4. Every packet crossing at the flit level moves one flit.
 		e.advance()
@@ -796,6 +809,14 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 	e.queue[vc.qBase+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
 	vc.qLen++
 	if vc.qLen == 1 {
+		// An empty VC keeps in ready the cycle its last packet's tail has left
+		// (popHead), so a packet that arrives as the VC empties waits for it whether
+		// it is queued before or after the departure within the cycle. Except with a
+		// crossbar input per VC, which keeps model version 2's order-dependent rule
+		// until the model version changes (docs/architecture.md, issue 15).
+		if !e.p.CrossbarPerVC {
+			ready = max(ready, vc.ready)
+		}
 		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		e.readyAtCycle(ivc, ready)
@@ -1121,7 +1142,10 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 
 // roomFor is room for a downstream VC with free flits free: the whole packet (two
 // when the bubble condition applies) under virtual cut-through; under wormhole one
-// flit, in a VC that no other packet holds.
+// flit, in a VC that no other packet holds. At the packet level every queued packet
+// holds its L flits of credit until it leaves, so room for a packet implies a free
+// queue slot; the slot count is not read then, which a parallel allocation phase
+// needs (the VC's own switch may be removing its head at the same time).
 func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
 	need := int32(e.L)
 	if e.wh != nil {
@@ -1133,7 +1157,7 @@ func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
 	if bubble {
 		need *= 2
 	}
-	return free >= need && e.vcs[dvc].qLen < e.vcs[dvc].qCap
+	return free >= need && (e.packetLevel || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
@@ -1152,7 +1176,7 @@ func (e *Engine) room(dv *vcState, bubble bool) bool {
 	if bubble {
 		need *= 2
 	}
-	return e.free(dv) >= need && dv.qLen < dv.qCap
+	return e.free(dv) >= need && (e.packetLevel || dv.qLen < dv.qCap)
 }
 
 // start connects input VC r.ivc to output r.out for the head packet's whole length.
@@ -1196,13 +1220,21 @@ func (e *Engine) start(base, np int, r request) {
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
-		e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+		if e.wk != nil { // the next switch's VC is its own: held back (parallel.go)
+			e.wk.arrivals = append(e.wk.arrivals, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
+		} else {
+			e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+		}
 		if op.link >= 0 {
 			e.pk[st.pkt].hops++
 			e.m.flitHops += L
 		}
 	} else {
-		e.deliver(st.pkt, now+L-1+lat)
+		if e.wk != nil {
+			e.wk.delivers = append(e.wk.delivers, delivery{pkt: st.pkt, at: now + L - 1 + lat})
+		} else {
+			e.deliver(st.pkt, now+L-1+lat)
+		}
 		e.m.ejectAll += L
 	}
 	if op.link >= 0 {
@@ -1210,8 +1242,9 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
-	// one might not, and waits for its event.
-	if ip.back == 1 {
+	// one might not, and waits for its event; so does a parallel worker's, whose
+	// upstream switch may be reading these credits (parallel.go).
+	if ip.back == 1 && e.wk == nil {
 		e.startRamp(r.ivc, now+1)
 	} else {
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
@@ -1259,7 +1292,9 @@ func (e *Engine) popHead(ivc int32, free int64) {
 		head := e.queue[vc.qBase+int32(vc.qHead)]
 		vc.ready, vc.headPkt = max(e.readyAt(head), free), head.pkt
 		e.readyAtCycle(ivc, vc.ready)
+		return
 	}
+	vc.ready = free
 }
 
 // advance moves one flit along every flit-level stream.
