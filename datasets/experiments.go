@@ -31,10 +31,19 @@ func Result(file string) ([]byte, error) {
 
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
-// adaptive-summary.csv, the C-switch and KNS papers' (issue 14) in one file per
-// experiment, each with its records file (see results/README.md).
+// adaptive-summary.csv and, added later, one file per experiment: adaptive routing's
+// (issue 11) selection-functions-*, the C-switch and KNS papers' (issue 14), issue
+// 12's (5DT vs 3D) extoll-summary.csv and ndt-fig6-summary.csv, and the twisted tori's
+// larger runs (issue 13) in twisted-summary.csv, each with its records file (see
+// results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
-	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv"}
+	"selection-functions-5dt-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
+	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
+	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
+	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
+	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv", "kns-4k-summary.csv",
+	"kns-4k-permutations-summary.csv",
+	"extoll-summary.csv", "ndt-fig6-summary.csv", "twisted-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {

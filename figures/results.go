@@ -81,6 +81,20 @@ func LoadResults(ctx context.Context, name string, mode Mode, progress func(done
 	return resultsOf(ctx, name, spec, mode, progress)
 }
 
+// LoadResultsShrunk is LoadResults for an experiment whose networks are too large for
+// a quick run (minutes per point): in Quick mode the run is shrink(QuickSpec(spec)),
+// e.g. the same families at a smaller size; the other modes are LoadResults'.
+func LoadResultsShrunk(ctx context.Context, name string, mode Mode, progress func(done, total int), shrink func(experiment.Spec) experiment.Spec) (*Results, error) {
+	spec, err := parsed(datasets.Experiment(name))
+	if err != nil {
+		return nil, err
+	}
+	if mode != Quick {
+		return resultsOf(ctx, name, spec, mode, progress)
+	}
+	return quickResultsOf(ctx, name, shrink(QuickSpec(spec)), progress)
+}
+
 // parsed parses a spec that a datasets lookup returned.
 func parsed(file string, yaml []byte, err error) (experiment.Spec, error) {
 	if err != nil {
@@ -127,13 +141,11 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	default:
 		dir := StoreDir()
 		if mode == Quick {
-			// A store per quick spec in the temporary directory: the notebook's later
-			// cells find the records its first cell made.
 			r.Spec = QuickSpec(spec)
 			if len(spec.Workload) > 0 {
 				r.Spec = QuickClosedLoopSpec(spec)
 			}
-			dir = filepath.Join(os.TempDir(), "twintorus-quick", r.Spec.Hash())
+			dir = quickStore(r.Spec)
 		}
 		opt := experiment.Options{Out: dir, Progress: progress}
 		var (
@@ -154,6 +166,23 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 	if len(spec.Workload) == 0 {
 		r.Saturations = experiment.SaturationsOf(r.sums)
 	}
+	return r, nil
+}
+
+// quickStore is a store per quick spec in the temporary directory: the notebook's
+// later cells find the records its first cell made.
+func quickStore(q experiment.Spec) string {
+	return filepath.Join(os.TempDir(), "twintorus-quick", q.Hash())
+}
+
+// quickResultsOf runs quick spec q (already quick) as resultsOf runs a quick spec.
+func quickResultsOf(ctx context.Context, name string, q experiment.Spec, progress func(done, total int)) (*Results, error) {
+	res, err := experiment.RefineKnees(ctx, q, experiment.Options{Out: quickStore(q), Progress: progress}, QuickKneeSteps)
+	if err != nil {
+		return nil, err
+	}
+	r := &Results{Name: name, Mode: Quick, Spec: q, sums: res.Summaries(q.Metrics...)}
+	r.Saturations = experiment.SaturationsOf(r.sums)
 	return r, nil
 }
 

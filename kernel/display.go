@@ -99,7 +99,8 @@ func Table(headers []string, rows [][]string) { Default().Table(headers, rows) }
 //
 //   - gonb reads stdout and the display channel on two goroutines and publishes each
 //     as it reads it, so a line printed just before a table could follow it; waiting
-//     until the stdout pipe is empty keeps program order;
+//     until the stdout pipe is empty, then a little longer (display), keeps program
+//     order;
 //   - when the program exits, gonb closes the display channel at once, dropping
 //     whatever it has not read yet: a 1 MB chart sent last was lost. After Sync,
 //     nothing is in flight.
@@ -130,13 +131,30 @@ func (gonbNotebook) DisplayChart(html string, png []byte) {
 // Bounds on the waits around a display: a kernel that stopped answering delays a
 // cell, it does not hang it.
 const (
-	stdoutWait = 2 * time.Second
-	syncWait   = 10 * time.Second
+	stdoutWait   = 2 * time.Second
+	stdoutSettle = 2 * time.Millisecond
+	syncWait     = 10 * time.Second
 )
 
 func display(data map[protocol.MIMEType]any, id string) {
+	// An empty stdout pipe means gonb has read the program's last line, not that it
+	// has published it: it publishes in the goroutine that read it, while its display
+	// goroutine may publish this display first (a line printed before a table came
+	// after it in a CI run). A short settle and a round trip through gonb's display
+	// goroutine give that publish the time to finish. A kernel that does not answer
+	// still gets the display, and delays the cell by one syncWait, not two.
 	waitRead(os.Stdout, stdoutWait)
+	time.Sleep(stdoutSettle)
+	answered := syncNotebook()
 	gonbui.SendData(&protocol.DisplayData{Data: data, DisplayID: id})
+	if answered {
+		syncNotebook()
+	}
+}
+
+// syncNotebook waits, up to syncWait, until gonb has handled every display sent so
+// far (gonbui.Sync), and reports whether it answered.
+func syncNotebook() bool {
 	done := make(chan struct{})
 	go func() {
 		gonbui.Sync()
@@ -144,8 +162,10 @@ func display(data map[protocol.MIMEType]any, id string) {
 	}()
 	select {
 	case <-done:
+		return true
 	case <-time.After(syncWait):
 		fmt.Fprintln(os.Stderr, "kernel: the notebook did not confirm a display within", syncWait)
+		return false
 	}
 }
 

@@ -243,7 +243,10 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 				p.Deadlock = pre.Deadlock
 			}
 		}},
-		{"", func() { p.BufferSplit = base.BufferSplit }}, // no flag sets it
+		// No flag sets these.
+		{"", func() {
+			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
+		}},
 	} {
 		if !changed(f.flag) {
 			f.set()

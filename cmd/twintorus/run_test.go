@@ -126,6 +126,22 @@ func TestRunWormholeDatelineNoDeadlock(t *testing.T) {
 	}
 }
 
+// --switch sets every parameter of the preset, also those no flag sets: the insee
+// preset's transit priority and crossbar input per VC.
+func TestRunSwitchInsee(t *testing.T) {
+	var r struct {
+		Point map[string]any `json:"point"`
+	}
+	runJSON(t, &r, "run", "twisted:rtt:4", "--switch", "insee", "--routing", "twisted-adaptive", "--load", "0.3",
+		"--warmup", "100", "--cycles", "200", "--json")
+	for key, want := range map[string]any{"packet_flits": 16.0, "terminal_buffer": "1x128", "external_buffer": "3x64",
+		"transit_priority": true, "crossbar_per_vc": true, "deadlock": "bubble"} {
+		if got := r.Point[key]; got != want {
+			t.Errorf("%s: %v, want %v", key, got, want)
+		}
+	}
+}
+
 // The EXTOLL-style card as a switch preset: its allocator and buffers, unless a flag
 // sets its own.
 func TestRunExtollPreset(t *testing.T) {

@@ -27,7 +27,7 @@ func (p Preset) Params() Params { return p.params }
 // Presets is the table of switch presets: the one set of named switch models that
 // run --switch and a spec's switch: key read.
 func Presets() []Preset {
-	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset()}
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset(), inseePreset()}
 }
 
 // threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
@@ -128,6 +128,39 @@ func knsPreset() Preset {
 			"a packet crosses the crossbar into its output queue in one cycle, with no routing decision there",
 			"PE links 1 cycle: a KNS router sits on the node's NIC (the paper's cost model uses dual-port NICs as routers), so injection crosses no cable; the same for every network the paper compares, for a like-for-like model",
 			"round-robin arbitration, as everywhere in twintorus",
+		},
+		params: p,
+	}
+}
+
+// inseePreset is the twisted-tori paper's router, simulated there with INSEE (Cámara et
+// al., TPDS §6; spec alternative-topologies.md §1.4): BlueGene/L-like, the buffers in
+// packets of 16 phits, a phit being what a link moves per cycle (our flit).
+func inseePreset() Preset {
+	p := Defaults()
+	p.Switching = CutThrough
+	p.PacketFlits = 16
+	p.Terminal = Buffer{VCs: 1, Flits: 8 * 16}
+	p.External = Buffer{VCs: 3, Flits: 4 * 16}
+	p.TransitPriority = true
+	p.CrossbarPerVC = true
+	return Preset{
+		Name:     "insee",
+		Summary:  "twisted-tori paper (INSEE): virtual cut-through, 3 VCs of 4 packets per link (a bubble escape VC and two adaptive ones), an 8-packet injection queue, transit before injection, 16-phit packets",
+		Source:   "[TT] §6 (seed 001, lines 276-294); spec alternative-topologies.md §1.4",
+		Deadlock: "bubble",
+		Stated: []string{
+			"virtual cut-through, Bubble deadlock avoidance, 3 VCs per physical input port: one escape VC with deterministic routing and two fully adaptive ones (run with --routing twisted-adaptive)",
+			"transit queues of 4 packets per VC; an injection queue of at most 8 packets",
+			"in-transit traffic has priority over new injections (BlueGene/L's congestion control)",
+			"16-phit packets; a link moves one phit per cycle and direction",
+		},
+		Choices: []string{
+			"every input VC has its own crossbar input (BlueGene/L's switch), so the three VCs of a link forward concurrently",
+			"one injection port of one VC and one ejection port per node, each one phit per cycle",
+			"routing and link each take 1 cycle (MODEL.md): the paper gives no pipeline",
+			"the adaptive VCs are chosen by the routing's selection function (--selection; the paper names none)",
+			"Bernoulli injection per cycle, the discrete form of the paper's Poisson arrivals",
 		},
 		params: p,
 	}

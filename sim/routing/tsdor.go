@@ -107,6 +107,10 @@ func (r *TSDOR) VCs(kind topology.PortKind) int {
 // the source and the destination, so an engine may keep it while the head waits.
 func (r *TSDOR) MaxCandidates() int { return 1 }
 
+// OneCandidatePerHop reports that TSDOR offers one candidate per hop (see Selects): it
+// has no selection axis and no adaptive hop share.
+func (*TSDOR) OneCandidatePerHop() bool { return true }
+
 // Route appends the one TSDOR candidate.
 func (r *TSDOR) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
 	return append(out, r.Next(s, int(h.Src), int(h.Dst)))

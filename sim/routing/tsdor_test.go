@@ -127,3 +127,18 @@ func TestTSDORMinimal(t *testing.T) {
 		}
 	}
 }
+
+// TSDOR is deterministic: no selection axis (a spec's curves carry no selection, as
+// DORT's do not) and no adaptive hop share.
+func TestTSDORSelectsNothing(t *testing.T) {
+	if Selects(NewTSDOR(topology.MustNew("twin:4x4x2x2x2"), TiePlus)) {
+		t.Error("TSDOR is taken as a routing with a selection function")
+	}
+	ad, err := New("adaptive", topology.MustNew("twin:4x4x4"), SchemeVC, TiePlus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Selects(ad) {
+		t.Error("adaptive routing is not taken as one with a selection function")
+	}
+}
