@@ -43,7 +43,7 @@ func threadsResult(t *testing.T, cfg Config, pattern string, threads, minList in
 // one core whatever Threads says (threadsUsable): wormhole switching, virtual output
 // queues (the cswitch preset) and a crossbar input per VC (the insee preset).
 func TestThreadsBitIdentical(t *testing.T) {
-	short := func(p *Params) { p.Warmup, p.Measure = 150, 250 } // 32,768 switches
+	short := func(p *Params) { p.Warmup, p.Measure = 150, 250 }  // 32,768 switches
 	long := func(p *Params) { p.Warmup, p.Measure = 2000, 3000 } // 16- and 256-flit packets
 	cases := []struct {
 		name, spec, routing string // routing "name:selection" is adaptive
