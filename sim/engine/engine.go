@@ -846,12 +846,8 @@ const (
 func (e *Engine) allocate(s int) {
 	base := int(e.swBase[s])
 	np := int(e.swPorts[s])
-	ports := e.swReady[s]
-	if e.wide[s] {
-		ports = ^uint64(0)
-	}
 	// Fast path: one input port with one ready head, the common case; no arbitration.
-	if ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
+	if ports := e.swReady[s]; ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
 		q := bits.TrailingZeros64(ports)
 		if ps := &e.ports[base+q]; ps.ready&(ps.ready-1) == 0 {
 			if ps.inBusy > e.now {
@@ -877,27 +873,17 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	if e.p.Allocator.ISLIP {
-		e.allocateISLIP(s, base, np, ports)
+		e.allocateISLIP(s, base, np)
 		return
 	}
 	nreq := 0
 	blocked := false
-	sleep := int64(math.MaxInt64)
 	// Stage 1: every idle input port picks one VC whose head packet can advance.
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
-			break
-		}
+	idle, sleep := e.screenInputs(s, base, np)
+	for idle != 0 {
+		q := bits.TrailingZeros64(idle)
+		idle &= idle - 1
 		ps := &e.ports[base+q]
-		if ps.ready == 0 {
-			continue
-		}
-		if ps.inBusy > e.now {
-			sleep = min(sleep, ps.inBusy)
-			continue
-		}
 		// The VCs whose head may leave, in round-robin order from inRR.
 		n, r := uint(ps.nvc), uint(ps.inRR)
 		rot := ps.ready>>r | ps.ready<<(n-r)
@@ -950,9 +936,47 @@ func (e *Engine) allocate(s int) {
 	for _, r := range reqs {
 		e.best[r.out] = -1
 	}
+	e.retry(s, blocked, sleep)
+}
+
+// screenInputs is the first step of every allocator (two-stage, iSLIP, wormhole's
+// output VCs): of the local input ports of switch s (np of them from base), those
+// that have a ready head and whose crossbar input is free now, as a mask, and the
+// first cycle at which one of those whose input is busy frees (math.MaxInt64 when
+// none is busy). Under wormhole switching a crossbar input is never held (flits of
+// several packets share it cycle by cycle), so every port with a ready head is idle.
+// A switch with more than 64 ports (wide) has no ready mask and its first 64 ports
+// are looked at.
+func (e *Engine) screenInputs(s, base, np int) (idle uint64, sleep int64) {
+	ports := e.swReady[s]
+	if e.wide[s] {
+		ports = ^uint64(0)
+	}
+	sleep = math.MaxInt64
+	for ports != 0 {
+		q := bits.TrailingZeros64(ports)
+		ports &= ports - 1
+		if q >= np {
+			break
+		}
+		switch ps := &e.ports[base+q]; {
+		case ps.ready == 0:
+		case ps.inBusy > e.now:
+			sleep = min(sleep, ps.inBusy)
+		default:
+			idle |= 1 << uint(q)
+		}
+	}
+	return idle, sleep
+}
+
+// retry has switch s allocate again after a round that left heads waiting: next
+// cycle when one was blocked (it may win, or find room, then), else when the first
+// busy port that one waits for frees (sleep; math.MaxInt64: nothing to wait for).
+func (e *Engine) retry(s int, blocked bool, sleep int64) {
 	if blocked {
 		e.relist(int32(s))
-	} else if sleep != math.MaxInt64 {
+	} else {
 		e.sleep(s, sleep)
 	}
 }

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // allocateISLIP is allocate under the iSLIP allocator (Allocator), for a switch with
 // more than one ready head (allocate's one-head fast path is iSLIP's outcome too: one
@@ -20,24 +17,14 @@ import (
 // matches of later iterations put the grant pointer back, as iSLIP updates the
 // pointers only in the first. Heads that lose retry next cycle, heads waiting for a
 // busy port sleep until it frees, as under the two-stage allocator.
-func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
+func (e *Engine) allocateISLIP(s, base, np int) {
 	nreq := 0
 	blocked := false
-	sleep := int64(math.MaxInt64)
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
-			break
-		}
+	idle, sleep := e.screenInputs(s, base, np)
+	for idle != 0 {
+		q := bits.TrailingZeros64(idle)
+		idle &= idle - 1
 		ps := &e.ports[base+q]
-		if ps.ready == 0 {
-			continue
-		}
-		if ps.inBusy > e.now {
-			sleep = min(sleep, ps.inBusy)
-			continue
-		}
 		for rdy := ps.ready; rdy != 0; rdy &= rdy - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(rdy))
 			c, verdict, at, slot := e.consider(s, q, base, ivc)
@@ -125,11 +112,7 @@ func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
 	for _, r := range reqs {
 		e.matchIn[r.in], e.matchOut[r.out] = false, false
 	}
-	if blocked {
-		e.relist(int32(s))
-	} else if sleep != math.MaxInt64 {
-		e.sleep(s, sleep)
-	}
+	e.retry(s, blocked, sleep)
 }
 
 // acceptBefore reports whether output a comes before output b in input g's accept order.

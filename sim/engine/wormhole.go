@@ -46,18 +46,12 @@ func (e *Engine) allocateWormhole(s int) {
 	w := e.wh
 	base := int(e.swBase[s])
 	np := int(e.swPorts[s])
-	ports := e.swReady[s]
-	if e.wide[s] {
-		ports = ^uint64(0)
-	}
 	blocked := false
 	nreq := 0
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
-			break
-		}
+	idle, _ := e.screenInputs(s, base, np) // no input is busy under wormhole
+	for idle != 0 {
+		q := bits.TrailingZeros64(idle)
+		idle &= idle - 1
 		ps := &e.ports[base+q]
 		for r := ps.ready; r != 0; r &= r - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(r))
