@@ -899,21 +899,10 @@ func (e *Engine) allocate(s int) {
 			ivc := ps.vc0 + int32(v)
 			c, verdict, at, slot := e.consider(s, q, base, ivc)
 			if verdict == canGo {
-				if nreq == len(e.req) {
-					e.req = append(e.req, request{})
-				}
-				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c}
-				nreq++
+				nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
 				break
 			}
-			switch verdict {
-			case waitBusy:
-				sleep = min(sleep, at)
-			case notReady:
-				e.unready(ps, ivc)
-			default:
-				blocked = true
-			}
+			sleep, blocked = e.waits(ps, ivc, verdict, at, sleep, blocked)
 		}
 	}
 	// Stage 2: every requested output port grants one input, round-robin.
@@ -968,6 +957,33 @@ func (e *Engine) screenInputs(s, base, np int) (idle uint64, sleep int64) {
 		}
 	}
 	return idle, sleep
+}
+
+// addRequest makes r the switch's request number nreq (e.req grows to the most
+// requests a switch has made and is reused) and returns the new count.
+func (e *Engine) addRequest(nreq int, r request) int {
+	if nreq == len(e.req) {
+		e.req = append(e.req, r)
+	} else {
+		e.req[nreq] = r
+	}
+	return nreq + 1
+}
+
+// waits takes note of why head ivc of input port ps cannot start now (consider's
+// verdict): it waits for a busy port (the switch may sleep until at, the earliest of
+// such), it is not ready (virtual output queues: out of allocation until marked
+// again), or it is blocked (the switch tries again next cycle).
+func (e *Engine) waits(ps *portState, ivc int32, verdict int, at, sleep int64, blocked bool) (int64, bool) {
+	switch verdict {
+	case waitBusy:
+		sleep = min(sleep, at)
+	case notReady:
+		e.unready(ps, ivc)
+	default:
+		blocked = true
+	}
+	return sleep, blocked
 }
 
 // retry has switch s allocate again after a round that left heads waiting: next

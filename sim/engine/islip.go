@@ -28,19 +28,10 @@ func (e *Engine) allocateISLIP(s, base, np int) {
 		for rdy := ps.ready; rdy != 0; rdy &= rdy - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(rdy))
 			c, verdict, at, slot := e.consider(s, q, base, ivc)
-			switch verdict {
-			case canGo:
-				if nreq == len(e.req) {
-					e.req = append(e.req, request{})
-				}
-				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c}
-				nreq++
-			case waitBusy:
-				sleep = min(sleep, at)
-			case notReady:
-				e.unready(ps, ivc)
-			default:
-				blocked = true
+			if verdict == canGo {
+				nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
+			} else {
+				sleep, blocked = e.waits(ps, ivc, verdict, at, sleep, blocked)
 			}
 		}
 	}

@@ -71,11 +71,7 @@ func (e *Engine) allocateWormhole(s int) {
 				blocked = true
 				continue
 			}
-			if nreq == len(e.req) {
-				e.req = append(e.req, request{})
-			}
-			e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c}
-			nreq++
+			nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
 		}
 	}
 	reqs := e.req[:nreq]
