@@ -40,12 +40,8 @@ import (
 // delayed), and packet and message ids are never compared. Results are bit for bit
 // those of one thread (TestThreadsBitIdentical).
 //
-// Only the packet level runs in parallel (virtual cut-through without virtual output
-// queues, open-loop traffic): wormhole switching moves flits one by one through
-// per-cycle streams, and closed-loop programs hear of each delivery as it happens;
-// both run on one core whatever Threads says. So do runs with a crossbar input per VC
-// (Params.CrossbarPerVC), whose results under model version 2 depend on the order in
-// which switches are visited (enqueue, docs/architecture.md).
+// Some runs stay on one core whatever Threads says: wormhole, virtual output queues,
+// closed-loop programs and a crossbar input per VC (threadsUsable says why).
 
 // parallel holds the workers of a parallel allocation phase.
 type parallel struct {
@@ -92,7 +88,13 @@ type delivery struct {
 	at  int64
 }
 
-// threadsUsable reports whether the run's allocation can be parallel.
+// threadsUsable reports whether the run's allocation can be parallel. Not at the flit
+// level (tests only) nor under wormhole switching: flits move through per-cycle streams
+// in one list (wormhole.active). Not with virtual output queues: every switch's scan
+// uses one scratch mask (voqState.seen). Not for closed-loop programs, which hear of
+// each delivery as it happens. Not with a crossbar input per VC, whose results under
+// model version 2 depend on the order in which switches are visited (enqueue; a known
+// wart, docs/architecture.md).
 func (e *Engine) threadsUsable() bool {
 	return e.p.Threads > 1 && e.packetLevel && e.voq == nil && e.prog == nil && e.wh == nil && !e.p.CrossbarPerVC
 }

@@ -151,7 +151,8 @@ type Params struct {
 	Channels bool `yaml:"channels" json:"channels"`
 	// Threads is how many cores one simulation's allocation phase uses (0 or 1: one).
 	// It does not change results, bit for bit, so it is not part of a point's JSON or
-	// key (parallel.go).
+	// key (parallel.go). Wormhole switching, virtual output queues, closed-loop programs
+	// and CrossbarPerVC run on one core whatever it says (threadsUsable says why).
 	Threads int `yaml:"threads" json:"-"`
 }
 
