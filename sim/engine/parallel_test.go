@@ -65,6 +65,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 		{"torus8-adaptive-3prio", "torus:8x8x8", "adaptive:3prio", "", routing.SchemeVC, "uniform", 0.6, 2, 0, false, nil},
 		{"twin4-adaptive-random", "twin:4x4x4/D", "adaptive:random", "", routing.SchemeBubble, "uniform", 0.6, 2, 0, false, nil},
 		{"twin4-adaptive-switch-pointer", "twin:4x4x4/D", "adaptive:rr:pointer=switch", "", routing.SchemeVC, "uniform", 0.7, 3, 0, false, nil},
+		{"torus6-escape-first", "torus:6x6@2", "adaptive:first", "", routing.SchemeEscape, "uniform", 0.8, 2, 0, false, nil},
 		{"torus8-islip", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, false, func(p *Params) { p.Allocator = Allocator{ISLIP: true, Iterations: 2} }},
 		{"torus8-output-queues", "torus:8x8x8", "", "", routing.SchemeBubble, "uniform", 0.6, 4, 0, false, func(p *Params) { p.OutputFlits = 16 }},
 		{"torus8-crossbar-per-vc", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, true, func(p *Params) { p.CrossbarPerVC, p.TransitPriority = true, true }},
