@@ -879,11 +879,12 @@ func (e *Engine) allocate(s int) {
 	nreq := 0
 	blocked := false
 	// Stage 1: every idle input port picks one VC whose head packet can advance.
-	idle, sleep := e.screenInputs(s, base, np)
-	for idle != 0 {
-		q := bits.TrailingZeros64(idle)
-		idle &= idle - 1
-		ps := &e.ports[base+q]
+	ports, sleep := e.inputs(s), int64(math.MaxInt64)
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
+			break
+		}
 		// The VCs whose head may leave, in round-robin order from inRR.
 		n, r := uint(ps.nvc), uint(ps.inRR)
 		rot := ps.ready>>r | ps.ready<<(n-r)
@@ -928,35 +929,38 @@ func (e *Engine) allocate(s int) {
 	e.retry(s, blocked, sleep)
 }
 
-// screenInputs is the first step of every allocator (two-stage, iSLIP, wormhole's
-// output VCs): of the local input ports of switch s (np of them from base), those
-// that have a ready head and whose crossbar input is free now, as a mask, and the
-// first cycle at which one of those whose input is busy frees (math.MaxInt64 when
-// none is busy). Under wormhole switching a crossbar input is never held (flits of
-// several packets share it cycle by cycle), so every port with a ready head is idle.
-// A switch with more than 64 ports (wide) has no ready mask and its first 64 ports
-// are looked at.
-func (e *Engine) screenInputs(s, base, np int) (idle uint64, sleep int64) {
-	ports := e.swReady[s]
+// inputs is the mask of input ports of switch s that allocation looks at: those
+// with a ready head, or all (the first 64) on a switch with more than 64 ports.
+func (e *Engine) inputs(s int) uint64 {
 	if e.wide[s] {
-		ports = ^uint64(0)
+		return ^uint64(0)
 	}
-	sleep = math.MaxInt64
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
+	return e.swReady[s]
+}
+
+// nextInput is the screening step of every allocator (two-stage, iSLIP, wormhole's
+// output VCs): it takes from *ports (inputs) the next local input port q of the switch
+// (np ports from base) that has a ready head and whose crossbar input is free now,
+// and lowers *sleep to the cycle a busy one frees; ps is nil when none is left. Under
+// wormhole switching a crossbar input is never held, so none is busy.
+func (e *Engine) nextInput(ports *uint64, base, np int, sleep *int64) (q int, ps *portState) {
+	for *ports != 0 {
+		q = bits.TrailingZeros64(*ports)
+		*ports &= *ports - 1
 		if q >= np {
 			break
 		}
-		switch ps := &e.ports[base+q]; {
-		case ps.ready == 0:
-		case ps.inBusy > e.now:
-			sleep = min(sleep, ps.inBusy)
-		default:
-			idle |= 1 << uint(q)
+		ps = &e.ports[base+q]
+		if ps.ready == 0 {
+			continue
 		}
+		if ps.inBusy > e.now {
+			*sleep = min(*sleep, ps.inBusy)
+			continue
+		}
+		return q, ps
 	}
-	return idle, sleep
+	return 0, nil
 }
 
 // addRequest makes r the switch's request number nreq (e.req grows to the most
@@ -992,7 +996,7 @@ func (e *Engine) waits(ps *portState, ivc int32, verdict int, at, sleep int64, b
 func (e *Engine) retry(s int, blocked bool, sleep int64) {
 	if blocked {
 		e.relist(int32(s))
-	} else {
+	} else if sleep != math.MaxInt64 {
 		e.sleep(s, sleep)
 	}
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // allocateISLIP is allocate under the iSLIP allocator (Allocator), for a switch with
 // more than one ready head (allocate's one-head fast path is iSLIP's outcome too: one
@@ -20,11 +23,12 @@ import "math/bits"
 func (e *Engine) allocateISLIP(s, base, np int) {
 	nreq := 0
 	blocked := false
-	idle, sleep := e.screenInputs(s, base, np)
-	for idle != 0 {
-		q := bits.TrailingZeros64(idle)
-		idle &= idle - 1
-		ps := &e.ports[base+q]
+	ports, sleep := e.inputs(s), int64(math.MaxInt64)
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
+			break
+		}
 		for rdy := ps.ready; rdy != 0; rdy &= rdy - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(rdy))
 			c, verdict, at, slot := e.consider(s, q, base, ivc)

@@ -48,11 +48,12 @@ func (e *Engine) allocateWormhole(s int) {
 	np := int(e.swPorts[s])
 	blocked := false
 	nreq := 0
-	idle, _ := e.screenInputs(s, base, np) // no input is busy under wormhole
-	for idle != 0 {
-		q := bits.TrailingZeros64(idle)
-		idle &= idle - 1
-		ps := &e.ports[base+q]
+	ports, sleep := e.inputs(s), int64(math.MaxInt64) // no input is busy under wormhole
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
+			break
+		}
 		for r := ps.ready; r != 0; r &= r - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(r))
 			c, ok := e.routeHead(s, q, base, ivc)
