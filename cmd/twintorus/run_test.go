@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -152,5 +153,34 @@ func TestRunExtollPreset(t *testing.T) {
 	out, _, err = run(t, "run", "torus:8x8x4", "--deadlock", "vc", "--switch", "extoll", "--allocator", "islip:3", "--cycles", "500", "--warmup", "100")
 	if err != nil || !strings.Contains(out, "dor/vc, vct, allocator islip:3, buffers terminal 1x512, external 2x256") {
 		t.Errorf("--switch extoll --allocator islip:3: %v\n%s", err, out)
+	}
+}
+
+// --threads changes how a run uses the cores, not its JSON: byte for byte but for the
+// wall-clock time, on twin:8x8x8/D under both schemes and both switchings (wormhole on
+// one core whatever --threads says) and on the extoll card (TestThreadsBitIdentical
+// holds the engine to it on torus:32x32x32 and the other presets).
+func TestRunThreadsSameJSON(t *testing.T) {
+	elapsed := regexp.MustCompile(`"elapsed_s":[^,]*,`)
+	for _, args := range [][]string{
+		{"twin:8x8x8/D", "--deadlock", "bubble", "--load", "0.6"},
+		{"twin:8x8x8/D", "--deadlock", "vc", "--load", "0.6"},
+		{"twin:8x8x8/D", "--deadlock", "vc", "--switching", "wormhole", "--load", "0.3"},
+		{"twin:4x4x2x2x2", "--routing", "tsdor", "--switch", "extoll", "--load", "0.8"},
+	} {
+		var outs []string
+		for _, threads := range []string{"1", "2"} {
+			out, _, err := run(t, append([]string{"run"}, append(args, "--warmup", "300", "--cycles", "700", "--threads", threads, "--json")...)...)
+			if err != nil {
+				t.Fatalf("%v --threads %s: %v", args, threads, err)
+			}
+			outs = append(outs, elapsed.ReplaceAllString(out, ""))
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%v: --threads 2 differs from --threads 1:\n%s\n%s", args, outs[1], outs[0])
+		}
+		if !strings.Contains(outs[0], `"accepted"`) || strings.Contains(outs[0], `"threads"`) {
+			t.Errorf("%v: want the result, and threads left out of the point:\n%s", args, outs[0])
+		}
 	}
 }

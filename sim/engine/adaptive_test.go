@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
@@ -66,27 +65,15 @@ func TestAdaptiveShortcutsMatchPlainModel(t *testing.T) {
 				p.Channels = true
 				e := newAdaptive(t, c.spec, c.scheme, c.selection, "uniform", p)
 				e.packetLevel, e.allocEveryCycle = packetLevel, everyCycle
-				r, err := e.Run(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
+				r := runClean(t, e)
 				if r.Deadlock != nil {
 					t.Fatal(r.Deadlock)
 				}
-				r.Elapsed = 0
 				return r
 			}
-			ref := run(false, true)
+			ref := matchesPlainModel(t, fmt.Sprintf("%s %s %s load %g latency %d", c.spec, c.scheme, c.selection, c.load, lat), run)
 			if ref.AdaptiveHopsShare <= 0 || math.IsNaN(ref.AdaptiveHopsShare) {
-				t.Fatalf("%s %s: no adaptive hop (%v)", c.spec, c.selection, ref.AdaptiveHopsShare)
-			}
-			for _, v := range []struct {
-				name               string
-				packet, everyCycle bool
-			}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
-				if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
-					t.Errorf("%s %s %s load %g latency %d: %s differs from the plain model in %s", c.spec, c.scheme, c.selection, c.load, lat, v.name, d)
-				}
+				t.Errorf("%s %s: no adaptive hop (%v)", c.spec, c.selection, ref.AdaptiveHopsShare)
 			}
 		}
 	}
@@ -178,10 +165,7 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 // of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 20,000
 // cycles, and -short keeps two networks.
 func TestAdaptiveNoDeadlock(t *testing.T) {
-	cycles := int64(20000)
-	if os.Getenv("TWINTORUS_LONG") == "1" {
-		cycles = 100000
-	}
+	cycles := acceptanceCycles(20000)
 	nets := []string{"twin:4x2x4", "twin:4x4x4", "twin:2x2x2x2x2", "twin:4x4x2x4x2", "torus:8x8", "torus:4x4x4"}
 	if testing.Short() {
 		nets = []string{"twin:4x4x4", "torus:8x8"}
@@ -199,17 +183,7 @@ func TestAdaptiveNoDeadlock(t *testing.T) {
 					} else {
 						e = newAdaptive(t, spec, scheme, sel, "uniform", p)
 					}
-					var windows []float64
-					for w := 0; w < 4; w++ {
-						before := e.m.ejectAll
-						for end := e.now + cycles/4; e.now < end; {
-							e.Step()
-							if e.dl != nil {
-								t.Fatalf("%s %s %s: %v", spec, scheme, sel, e.dl)
-							}
-						}
-						windows = append(windows, float64(e.m.ejectAll-before)/float64(cycles/4)/float64(e.net.Terminals()))
-					}
+					windows := acceptedWindows(t, e, cycles, fmt.Sprintf("%s %s %s", spec, scheme, sel))
 					if steady := windows[1:]; slices.Min(steady) < 0.75*slices.Max(steady) {
 						t.Errorf("accepted traffic per window %.4f: it should hold its plateau", windows)
 					}

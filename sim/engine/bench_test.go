@@ -63,6 +63,25 @@ func BenchmarkTorus32x32x32(b *testing.B) {
 	benchSteady(b, "torus:32x32x32", routing.SchemeVC, 0.02, p)
 }
 
+// BenchmarkTorus32x32x32Threads is BenchmarkTorus32x32x32 at 0.05 on 1 and 2 threads
+// (Params.Threads): one simulation's allocation phase on several cores.
+func BenchmarkTorus32x32x32Threads(b *testing.B) { benchThreads(b, "torus:32x32x32") }
+
+// BenchmarkTorus64x32x32Threads is the large-network target (65,536 switches,
+// uniform at 0.05) on 1 and 2 threads. Its warm-up alone takes minutes.
+func BenchmarkTorus64x32x32Threads(b *testing.B) { benchThreads(b, "torus:64x32x32") }
+
+func benchThreads(b *testing.B, spec string) {
+	for _, threads := range []int{1, 2} {
+		b.Run("threads="+string(rune('0'+threads)), func(b *testing.B) {
+			p := Defaults()
+			p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+			p.Threads = threads
+			benchSteady(b, spec, routing.SchemeVC, 0.05, p)
+		})
+	}
+}
+
 // BenchmarkTorus8x8x8Wormhole is the target network under wormhole switching (flit by
 // flit, the default 4 VCs × 32 flits per port) at 0.2 flits/cycle/PE.
 func BenchmarkTorus8x8x8Wormhole(b *testing.B) {

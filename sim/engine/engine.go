@@ -207,11 +207,18 @@ type Engine struct {
 	lastMove          int64
 	inNet             int64 // packets injected and not yet delivered
 
-	m   meter
+	// m is the run's meter; a worker of a parallel allocation phase has one of its
+	// own for the counters it adds to (parallel.go).
+	m   *meter
 	dl  *Deadlock
 	err error
 
 	wh *wormhole // wormhole switching state, or nil
+
+	// par runs the allocation phase on several cores (Params.Threads), or is nil; wk
+	// is set in a worker's copy of the engine during that phase (parallel.go).
+	par *parallel
+	wk  *worker
 
 	// The engine's switches are the network's, then one output queue per network port
 	// that sends when Params.OutputFlits > 0 (switch.go).
@@ -264,10 +271,12 @@ func New(cfg Config) (*Engine, error) {
 	if p.Switching == Wormhole {
 		e.initWormhole()
 	}
+	e.m = &meter{}
 	e.m.init(e)
 	if cfg.Program != nil {
 		e.initProgram(cfg.Program)
 	}
+	e.initParallel()
 	// First generation time of every PE.
 	e.gen.init(cfg.Net.Terminals(), e.inj.P())
 	for t := 0; t < cfg.Net.Terminals() && e.inj.P() > 0; t++ {
@@ -605,8 +614,12 @@ func (e *Engine) Step() {
 		}
 		e.advanceWormhole()
 	} else {
-		for _, s := range e.allocNow {
-			e.allocate(int(s))
+		if e.par != nil {
+			e.allocateParallel()
+		} else {
+			for _, s := range e.allocNow {
+				e.allocate(int(s))
+			}
 		}
 		// 4. Every packet crossing at the flit level moves one flit.
 		e.advance()
@@ -796,6 +809,14 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 	e.queue[vc.qBase+int32(slot)] = qEntry{pkt: pi, ready: int32(ready)}
 	vc.qLen++
 	if vc.qLen == 1 {
+		// An empty VC keeps in ready the cycle its last packet's tail has left
+		// (popHead), so a packet that arrives as the VC empties waits for it whether
+		// it is queued before or after the departure within the cycle. Except with a
+		// crossbar input per VC, which keeps model version 2's order-dependent rule
+		// until the model version changes (docs/architecture.md, issue 15).
+		if !e.p.CrossbarPerVC {
+			ready = max(ready, vc.ready)
+		}
 		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		e.readyAtCycle(ivc, ready)
@@ -825,12 +846,8 @@ const (
 func (e *Engine) allocate(s int) {
 	base := int(e.swBase[s])
 	np := int(e.swPorts[s])
-	ports := e.swReady[s]
-	if e.wide[s] {
-		ports = ^uint64(0)
-	}
 	// Fast path: one input port with one ready head, the common case; no arbitration.
-	if ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
+	if ports := e.swReady[s]; ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
 		q := bits.TrailingZeros64(ports)
 		if ps := &e.ports[base+q]; ps.ready&(ps.ready-1) == 0 {
 			if ps.inBusy > e.now {
@@ -856,26 +873,17 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	if e.p.Allocator.ISLIP {
-		e.allocateISLIP(s, base, np, ports)
+		e.allocateISLIP(s, base, np)
 		return
 	}
 	nreq := 0
 	blocked := false
-	sleep := int64(math.MaxInt64)
 	// Stage 1: every idle input port picks one VC whose head packet can advance.
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
+	ports, sleep := e.inputs(s), int64(math.MaxInt64)
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
 			break
-		}
-		ps := &e.ports[base+q]
-		if ps.ready == 0 {
-			continue
-		}
-		if ps.inBusy > e.now {
-			sleep = min(sleep, ps.inBusy)
-			continue
 		}
 		// The VCs whose head may leave, in round-robin order from inRR.
 		n, r := uint(ps.nvc), uint(ps.inRR)
@@ -892,21 +900,10 @@ func (e *Engine) allocate(s int) {
 			ivc := ps.vc0 + int32(v)
 			c, verdict, at, slot := e.consider(s, q, base, ivc)
 			if verdict == canGo {
-				if nreq == len(e.req) {
-					e.req = append(e.req, request{})
-				}
-				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c}
-				nreq++
+				nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
 				break
 			}
-			switch verdict {
-			case waitBusy:
-				sleep = min(sleep, at)
-			case notReady:
-				e.unready(ps, ivc)
-			default:
-				blocked = true
-			}
+			sleep, blocked = e.waits(ps, ivc, verdict, at, sleep, blocked)
 		}
 	}
 	// Stage 2: every requested output port grants one input, round-robin.
@@ -929,6 +926,74 @@ func (e *Engine) allocate(s int) {
 	for _, r := range reqs {
 		e.best[r.out] = -1
 	}
+	e.retry(s, blocked, sleep)
+}
+
+// inputs is the mask of input ports of switch s that allocation looks at: those
+// with a ready head, or all (the first 64) on a switch with more than 64 ports.
+func (e *Engine) inputs(s int) uint64 {
+	if e.wide[s] {
+		return ^uint64(0)
+	}
+	return e.swReady[s]
+}
+
+// nextInput is the screening step of every allocator (two-stage, iSLIP, wormhole's
+// output VCs): it takes from *ports (inputs) the next local input port q of the switch
+// (np ports from base) that has a ready head and whose crossbar input is free now,
+// and lowers *sleep to the cycle a busy one frees; ps is nil when none is left. Under
+// wormhole switching a crossbar input is never held, so none is busy.
+func (e *Engine) nextInput(ports *uint64, base, np int, sleep *int64) (q int, ps *portState) {
+	for *ports != 0 {
+		q = bits.TrailingZeros64(*ports)
+		*ports &= *ports - 1
+		if q >= np {
+			break
+		}
+		ps = &e.ports[base+q]
+		if ps.ready == 0 {
+			continue
+		}
+		if ps.inBusy > e.now {
+			*sleep = min(*sleep, ps.inBusy)
+			continue
+		}
+		return q, ps
+	}
+	return 0, nil
+}
+
+// addRequest makes r the switch's request number nreq (e.req grows to the most
+// requests a switch has made and is reused) and returns the new count.
+func (e *Engine) addRequest(nreq int, r request) int {
+	if nreq == len(e.req) {
+		e.req = append(e.req, r)
+	} else {
+		e.req[nreq] = r
+	}
+	return nreq + 1
+}
+
+// waits takes note of why head ivc of input port ps cannot start now (consider's
+// verdict): it waits for a busy port (the switch may sleep until at, the earliest of
+// such), it is not ready (virtual output queues: out of allocation until marked
+// again), or it is blocked (the switch tries again next cycle).
+func (e *Engine) waits(ps *portState, ivc int32, verdict int, at, sleep int64, blocked bool) (int64, bool) {
+	switch verdict {
+	case waitBusy:
+		sleep = min(sleep, at)
+	case notReady:
+		e.unready(ps, ivc)
+	default:
+		blocked = true
+	}
+	return sleep, blocked
+}
+
+// retry has switch s allocate again after a round that left heads waiting: next
+// cycle when one was blocked (it may win, or find room, then), else when the first
+// busy port that one waits for frees (sleep; math.MaxInt64: nothing to wait for).
+func (e *Engine) retry(s int, blocked bool, sleep int64) {
 	if blocked {
 		e.relist(int32(s))
 	} else if sleep != math.MaxInt64 {
@@ -1121,7 +1186,10 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 
 // roomFor is room for a downstream VC with free flits free: the whole packet (two
 // when the bubble condition applies) under virtual cut-through; under wormhole one
-// flit, in a VC that no other packet holds.
+// flit, in a VC that no other packet holds. At the packet level every queued packet
+// holds its L flits of credit until it leaves, so room for a packet implies a free
+// queue slot; the slot count is not read then, which a parallel allocation phase
+// needs (the VC's own switch may be removing its head at the same time).
 func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
 	need := int32(e.L)
 	if e.wh != nil {
@@ -1133,7 +1201,7 @@ func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
 	if bubble {
 		need *= 2
 	}
-	return free >= need && e.vcs[dvc].qLen < e.vcs[dvc].qCap
+	return free >= need && (e.packetLevel || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
@@ -1152,7 +1220,7 @@ func (e *Engine) room(dv *vcState, bubble bool) bool {
 	if bubble {
 		need *= 2
 	}
-	return e.free(dv) >= need && dv.qLen < dv.qCap
+	return e.free(dv) >= need && (e.packetLevel || dv.qLen < dv.qCap)
 }
 
 // start connects input VC r.ivc to output r.out for the head packet's whole length.
@@ -1196,13 +1264,21 @@ func (e *Engine) start(base, np int, r request) {
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
-		e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+		if e.wk != nil { // the next switch's VC is its own: held back (parallel.go)
+			e.wk.arrivals = append(e.wk.arrivals, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
+		} else {
+			e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+		}
 		if op.link >= 0 {
 			e.pk[st.pkt].hops++
 			e.m.flitHops += L
 		}
 	} else {
-		e.deliver(st.pkt, now+L-1+lat)
+		if e.wk != nil {
+			e.wk.delivers = append(e.wk.delivers, delivery{pkt: st.pkt, at: now + L - 1 + lat})
+		} else {
+			e.deliver(st.pkt, now+L-1+lat)
+		}
 		e.m.ejectAll += L
 	}
 	if op.link >= 0 {
@@ -1210,8 +1286,9 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
-	// one might not, and waits for its event.
-	if ip.back == 1 {
+	// one might not, and waits for its event; so does a parallel worker's, whose
+	// upstream switch may be reading these credits (parallel.go).
+	if ip.back == 1 && e.wk == nil {
 		e.startRamp(r.ivc, now+1)
 	} else {
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
@@ -1259,7 +1336,9 @@ func (e *Engine) popHead(ivc int32, free int64) {
 		head := e.queue[vc.qBase+int32(vc.qHead)]
 		vc.ready, vc.headPkt = max(e.readyAt(head), free), head.pkt
 		e.readyAtCycle(ivc, vc.ready)
+		return
 	}
+	vc.ready = free
 }
 
 // advance moves one flit along every flit-level stream.

@@ -193,22 +193,9 @@ func TestShortcutsMatchPlainModel(t *testing.T) {
 				p.Channels = true
 				e := newRun(t, c.spec, c.scheme, "uniform", p)
 				e.packetLevel, e.allocEveryCycle = packetLevel, everyCycle
-				r, err := e.Run(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				r.Elapsed = 0
-				return r
+				return runClean(t, e)
 			}
-			ref := run(false, true)
-			for _, v := range []struct {
-				name               string
-				packet, everyCycle bool
-			}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
-				if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
-					t.Errorf("%s %s load %g latency %d: %s differs from the plain model in %s", c.spec, c.scheme, c.load, lat, v.name, d)
-				}
-			}
+			matchesPlainModel(t, fmt.Sprintf("%s %s load %g latency %d", c.spec, c.scheme, c.load, lat), run)
 		}
 	}
 }
@@ -229,6 +216,24 @@ func runClean(t testing.TB, e *Engine) *Result {
 	}
 	r.Elapsed = 0
 	return r
+}
+
+// matchesPlainModel runs run in the plain model (the flit level, every switch
+// allocating every cycle) and in each of its shortcuts (the flit level with wake-ups,
+// the packet level, both), and reports every shortcut whose result differs from the
+// plain model's (what names the case). It returns the plain model's result.
+func matchesPlainModel(t *testing.T, what string, run func(packetLevel, everyCycle bool) *Result) *Result {
+	t.Helper()
+	ref := run(false, true)
+	for _, v := range []struct {
+		name               string
+		packet, everyCycle bool
+	}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
+		if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
+			t.Errorf("%s: %s differs from the plain model in %s", what, v.name, d)
+		}
+	}
+	return ref
 }
 
 // diffFields names the fields in which two results differ, with both values.

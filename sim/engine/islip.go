@@ -20,40 +20,22 @@ import (
 // matches of later iterations put the grant pointer back, as iSLIP updates the
 // pointers only in the first. Heads that lose retry next cycle, heads waiting for a
 // busy port sleep until it frees, as under the two-stage allocator.
-func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
+func (e *Engine) allocateISLIP(s, base, np int) {
 	nreq := 0
 	blocked := false
-	sleep := int64(math.MaxInt64)
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
+	ports, sleep := e.inputs(s), int64(math.MaxInt64)
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
 			break
-		}
-		ps := &e.ports[base+q]
-		if ps.ready == 0 {
-			continue
-		}
-		if ps.inBusy > e.now {
-			sleep = min(sleep, ps.inBusy)
-			continue
 		}
 		for rdy := ps.ready; rdy != 0; rdy &= rdy - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(rdy))
 			c, verdict, at, slot := e.consider(s, q, base, ivc)
-			switch verdict {
-			case canGo:
-				if nreq == len(e.req) {
-					e.req = append(e.req, request{})
-				}
-				e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c}
-				nreq++
-			case waitBusy:
-				sleep = min(sleep, at)
-			case notReady:
-				e.unready(ps, ivc)
-			default:
-				blocked = true
+			if verdict == canGo {
+				nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, slot: slot, cand: c})
+			} else {
+				sleep, blocked = e.waits(ps, ivc, verdict, at, sleep, blocked)
 			}
 		}
 	}
@@ -125,11 +107,7 @@ func (e *Engine) allocateISLIP(s, base, np int, ports uint64) {
 	for _, r := range reqs {
 		e.matchIn[r.in], e.matchOut[r.out] = false, false
 	}
-	if blocked {
-		e.relist(int32(s))
-	} else if sleep != math.MaxInt64 {
-		e.sleep(s, sleep)
-	}
+	e.retry(s, blocked, sleep)
 }
 
 // acceptBefore reports whether output a comes before output b in input g's accept order.

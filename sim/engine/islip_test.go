@@ -238,30 +238,11 @@ func TestISLIPShortcutsMatchPlainModel(t *testing.T) {
 					}
 				}
 			}
-			r, err := e.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Elapsed = 0
-			return r
+			return runClean(t, e)
 		}
-		ref := run(false, true)
-		for _, v := range []struct {
-			name               string
-			packet, everyCycle bool
-		}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
-			if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
-				t.Errorf("%s %s load %g: %s differs from the plain model in %s", c.spec, c.alloc, c.load, v.name, d)
-			}
-		}
+		ref := matchesPlainModel(t, fmt.Sprintf("%s %s load %g", c.spec, c.alloc, c.load), run)
 		// And iSLIP is not the two-stage allocator under another name.
-		p := params(c.load, 500, 3000, 11)
-		rr := newRun(t, c.spec, c.scheme, "uniform", p)
-		r2, err := rr.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		r2.Elapsed = 0
+		r2 := runClean(t, newRun(t, c.spec, c.scheme, "uniform", params(c.load, 500, 3000, 11)))
 		if c.load >= 0.5 && diffFields(*r2, *ref) == "" {
 			t.Errorf("%s load %g: %s gives the two-stage allocator's results exactly", c.spec, c.load, c.alloc)
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,16 +111,51 @@ func checkNoDeadlock(t *testing.T, net *topology.Network, rt routing.Func, p Par
 		t.Fatalf("offered %.3f, accepted %.3f: not saturated, so not the regime this test is about", r.Offered, r.Accepted)
 	}
 	delivered[windows] = e.m.ejectAll
-	var acc [windows]float64
-	best := 0.0
+	acc := make([]float64, windows)
 	for i := range acc {
 		acc[i] = float64(delivered[i+1]-delivered[i]) / float64(win) / float64(e.net.Terminals())
-		best = max(best, acc[i])
 	}
-	for i, a := range acc {
+	checkThroughputHeld(t, acc, "")
+	t.Logf("offered %.3f, accepted per window %.4f %.4f %.4f %.4f", r.Offered, acc[0], acc[1], acc[2], acc[3])
+}
+
+// acceptanceCycles is the length of a no-deadlock acceptance run: 100,000 cycles
+// under TWINTORUS_LONG=1, else short (make test's, some minutes of CPU less).
+func acceptanceCycles(short int64) int64 {
+	if os.Getenv("TWINTORUS_LONG") == "1" {
+		return 100000
+	}
+	return short
+}
+
+// acceptedWindows steps e through cycles cycles in four equal windows, failing at
+// once when it deadlocks (what names the run), and returns the traffic accepted in
+// each window, in flits per cycle per PE.
+func acceptedWindows(t testing.TB, e *Engine, cycles int64, what string) []float64 {
+	t.Helper()
+	var windows []float64
+	for w := 0; w < 4; w++ {
+		before := e.m.ejectAll
+		for end := e.now + cycles/4; e.now < end; {
+			e.Step()
+			if e.dl != nil {
+				t.Fatalf("%s: %v", what, e.dl)
+			}
+		}
+		windows = append(windows, float64(e.m.ejectAll-before)/float64(cycles/4)/float64(e.net.Terminals()))
+	}
+	return windows
+}
+
+// checkThroughputHeld fails (what names the run) when a window accepted less than
+// 80 % of the best window, and returns the best.
+func checkThroughputHeld(t testing.TB, windows []float64, what string) float64 {
+	t.Helper()
+	best := slices.Max(windows)
+	for i, a := range windows {
 		if a < 0.8*best {
-			t.Errorf("accepted traffic fell to %.4f in window %d (best %.4f): %v", a, i, best, acc)
+			t.Errorf("%saccepted traffic fell to %.4f in window %d (best %.4f): %v", what, a, i, best, windows)
 		}
 	}
-	t.Logf("offered %.3f, accepted per window %.4f %.4f %.4f %.4f", r.Offered, acc[0], acc[1], acc[2], acc[3])
+	return best
 }

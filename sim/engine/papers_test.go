@@ -29,26 +29,9 @@ func TestNoDeadlockBeyondSaturation(t *testing.T) {
 		for _, scheme := range []routing.Scheme{routing.SchemeVC, routing.SchemeBubble} {
 			load := 2 * bound.Bound
 			e := newRun(t, spec, scheme, "uniform", params(load, 0, 100000, 1))
-			var windows []float64
-			for w := 0; w < 4; w++ {
-				before := e.m.ejectAll
-				for end := e.now + 25000; e.now < end; {
-					e.Step()
-					if e.dl != nil {
-						t.Fatalf("%s %s at load %.3f: %v", spec, scheme, load, e.dl)
-					}
-				}
-				windows = append(windows, float64(e.m.ejectAll-before)/25000/float64(net.Terminals()))
-			}
-			best := 0.0
-			for _, a := range windows {
-				best = max(best, a)
-			}
-			for i, a := range windows {
-				if a < 0.8*best {
-					t.Errorf("%s %s: accepted traffic fell to %.4f in window %d (best %.4f): %v", spec, scheme, a, i, best, windows)
-				}
-			}
+			what := fmt.Sprintf("%s %s at load %.3f", spec, scheme, load)
+			windows := acceptedWindows(t, e, 100000, what)
+			checkThroughputHeld(t, windows, what+": ")
 			t.Logf("%s %-6s offered %.3f, accepted per 25k-cycle window %.4f %.4f %.4f %.4f (bound %.4f)",
 				spec, scheme, load, windows[0], windows[1], windows[2], windows[3], bound.Bound)
 		}

@@ -149,6 +149,11 @@ type Params struct {
 	CrossbarPerVC bool `yaml:"crossbar_per_vc,omitempty" json:"crossbar_per_vc,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
+	// Threads is how many cores one simulation's allocation phase uses (0 or 1: one).
+	// It does not change results, bit for bit, so it is not part of a point's JSON or
+	// key (parallel.go). Wormhole switching, virtual output queues, closed-loop programs
+	// and CrossbarPerVC run on one core whatever it says (threadsUsable says why).
+	Threads int `yaml:"threads" json:"-"`
 }
 
 // Defaults are the MODEL.md defaults.
@@ -286,6 +291,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("warm-up %d and measurement %d cycles: warm-up must be at least 0 and measurement at least 1", p.Warmup, p.Measure)
 	case p.Warmup > MaxCycles || p.Measure > MaxCycles-p.Warmup:
 		return fmt.Errorf("warm-up %d + measurement %d cycles: accepted are at most %d cycles in all", p.Warmup, p.Measure, int64(MaxCycles))
+	case p.Threads < 0 || p.Threads > MaxThreads:
+		return fmt.Errorf("%d threads: accepted are 0 or 1 (one core) to %d", p.Threads, MaxThreads)
 	case p.CrossbarPerVC && p.Switching != CutThrough:
 		return fmt.Errorf("crossbar_per_vc models virtual cut-through switches; switching %s has one crossbar input per port", p.Switching)
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
@@ -293,6 +300,9 @@ func (p *Params) validate() error {
 	}
 	return nil
 }
+
+// MaxThreads is the most cores one simulation uses (Params.Threads).
+const MaxThreads = 256
 
 // SplitEqual is the buffer split of paper (b): every input port's PortFlits shared
 // equally by exactly the VCs the routing uses.

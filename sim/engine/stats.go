@@ -234,7 +234,7 @@ type ClassUtil struct {
 }
 
 func (e *Engine) result(elapsed time.Duration) *Result {
-	m := &e.m
+	m := e.m
 	pes := float64(e.net.Terminals())
 	window := float64(e.p.Measure)
 	if e.now < m.end { // stopped early (deadlock): measure what ran

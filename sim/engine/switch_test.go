@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -53,17 +54,9 @@ func TestOutputQueuesMatchPlainModel(t *testing.T) {
 				p.LinkLatency, p.OutputFlits, p.Channels = lat, c.oq, true
 				return runWith(t, c.spec, c.scheme, "uniform", p, func(e *Engine) { e.packetLevel, e.allocEveryCycle = packetLevel, everyCycle })
 			}
-			ref := run(false, true)
+			ref := matchesPlainModel(t, fmt.Sprintf("%s load %g latency %d, output queues", c.spec, c.load, lat), run)
 			if ref.PacketsDelivered == 0 || ref.Hops <= 0 {
-				t.Fatalf("%s: nothing delivered", c.spec)
-			}
-			for _, v := range []struct {
-				name               string
-				packet, everyCycle bool
-			}{{"flit level with wake-ups", false, false}, {"packet level", true, true}, {"packet level with wake-ups", true, false}} {
-				if d := diffFields(*run(v.packet, v.everyCycle), *ref); d != "" {
-					t.Errorf("%s load %g latency %d, output queues: %s differs from the plain model in %s", c.spec, c.load, lat, v.name, d)
-				}
+				t.Errorf("%s: nothing delivered", c.spec)
 			}
 		}
 	}

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"os"
+	"fmt"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/analysis"
@@ -64,10 +64,7 @@ func TestTSDORNoDeadlockBeyondSaturation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 saturated runs of 20,000 cycles (100,000 with TWINTORUS_LONG=1); run without -short")
 	}
-	cycles := int64(20000)
-	if os.Getenv("TWINTORUS_LONG") == "1" {
-		cycles = 100000
-	}
+	cycles := acceptanceCycles(20000)
 	for _, spec := range []string{"twin:4x4x2x2x2", "twin:4x4x2x4x4", "twin:2x2x2x2x2", "twin:4x4x4"} {
 		net := topology.MustNew(spec)
 		rt := routing.NewTSDOR(net, routing.TiePlus)
@@ -84,26 +81,8 @@ func TestTSDORNoDeadlockBeyondSaturation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var windows []float64
-		for w := 0; w < 4; w++ {
-			before := e.m.ejectAll
-			for end := e.now + cycles/4; e.now < end; {
-				e.Step()
-				if e.dl != nil {
-					t.Fatalf("%s at load %.3f: %v", spec, load, e.dl)
-				}
-			}
-			windows = append(windows, float64(e.m.ejectAll-before)/float64(cycles/4)/float64(net.Terminals()))
-		}
-		best := 0.0
-		for _, a := range windows {
-			best = max(best, a)
-		}
-		for i, a := range windows {
-			if a < 0.8*best {
-				t.Errorf("%s: accepted traffic fell to %.4f in window %d (best %.4f): %v", spec, a, i, best, windows)
-			}
-		}
+		windows := acceptedWindows(t, e, cycles, fmt.Sprintf("%s at load %.3f", spec, load))
+		best := checkThroughputHeld(t, windows, spec+": ")
 		if best >= 0.98*load {
 			t.Errorf("%s: accepted %.4f of an offered %.4f: the run did not saturate", spec, best, load)
 		}

@@ -46,19 +46,14 @@ func (e *Engine) allocateWormhole(s int) {
 	w := e.wh
 	base := int(e.swBase[s])
 	np := int(e.swPorts[s])
-	ports := e.swReady[s]
-	if e.wide[s] {
-		ports = ^uint64(0)
-	}
 	blocked := false
 	nreq := 0
-	for ports != 0 {
-		q := bits.TrailingZeros64(ports)
-		ports &= ports - 1
-		if q >= np {
+	ports, sleep := e.inputs(s), int64(math.MaxInt64) // no input is busy under wormhole
+	for {
+		q, ps := e.nextInput(&ports, base, np, &sleep)
+		if ps == nil {
 			break
 		}
-		ps := &e.ports[base+q]
 		for r := ps.ready; r != 0; r &= r - 1 {
 			ivc := ps.vc0 + int32(bits.TrailingZeros64(r))
 			c, ok := e.routeHead(s, q, base, ivc)
@@ -77,11 +72,7 @@ func (e *Engine) allocateWormhole(s int) {
 				blocked = true
 				continue
 			}
-			if nreq == len(e.req) {
-				e.req = append(e.req, request{})
-			}
-			e.req[nreq] = request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c}
-			nreq++
+			nreq = e.addRequest(nreq, request{in: int32(q), out: int32(c.Port), ivc: ivc, cand: c})
 		}
 	}
 	reqs := e.req[:nreq]

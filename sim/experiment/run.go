@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/twintorus/twintorus/internal/version"
+	"github.com/twintorus/twintorus/sim/engine"
 )
 
 // Options control how Run runs a sweep. Only Out is required.
@@ -380,10 +381,11 @@ func (r *runner) simulate(parent context.Context, jobs []job, todo []int, recs [
 	feed := make(chan int)
 	out := make(chan outcome)
 	var wg sync.WaitGroup
+	threads := threadsPerSimulation(r.opt.Workers, len(todo))
 	for range min(r.opt.Workers, len(todo)) {
 		wg.Go(func() {
 			for i := range feed {
-				rec, err := r.one(ctx, jobs[i])
+				rec, err := r.one(ctx, jobs[i], threads)
 				out <- outcome{i, rec, err}
 			}
 		})
@@ -430,7 +432,23 @@ func (r *runner) stopped(err error) error {
 }
 
 // one runs one simulation and stores its record.
-func (r *runner) one(ctx context.Context, j job) (*Record, error) {
+// threadsPerSimulation is how many cores each simulation of a batch of n uses when
+// workers cores run it: one while there are at least as many simulations as cores
+// (parallel points cost nothing to coordinate), else the cores shared among the few
+// (the last loads of a curve search, a handful of large points). Results do not
+// depend on it; a spec's engine key threads, when given, wins.
+func threadsPerSimulation(workers, n int) int {
+	if n < 1 || n >= workers {
+		return 1
+	}
+	return min(workers/n, engine.MaxThreads)
+}
+
+// one runs job j, on threads cores unless its point names a thread count.
+func (r *runner) one(ctx context.Context, j job, threads int) (*Record, error) {
+	if j.point.Threads == 0 {
+		j.point.Threads = threads
+	}
 	c := r.curves[j.curve]
 	what := func() string { return fmt.Sprintf("%s at load %g, seed %d", c.Name, j.point.Load, j.point.Seed) }
 	e, err := j.point.Build()

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+)
+
+// threadsResult runs cfg with the given threads and returns its result as JSON, and how
+// many cycles allocated in parallel. minList, when not negative, replaces the smallest
+// allocation list that runs in parallel, so that small networks use the parallel path.
+func threadsResult(t *testing.T, cfg Config, pattern string, threads, minList int) ([]byte, int64) {
+	t.Helper()
+	cfg.Params.Threads = threads
+	e := newEngine(t, cfg, pattern)
+	if e.par != nil && minList >= 0 {
+		e.par.minList = minList
+	}
+	r, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Elapsed = 0
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases int64
+	if e.par != nil {
+		phases = e.par.phases
+	}
+	return b, phases
+}
+
+// Several threads give the one-thread result byte for byte: the networks under
+// both deadlock schemes and both switchings, smaller ones through every feature the
+// packet level has, and every switch preset. oneCore marks the runs that must stay on
+// one core whatever Threads says (threadsUsable): wormhole switching, virtual output
+// queues (the cswitch preset) and a crossbar input per VC (the insee preset).
+func TestThreadsBitIdentical(t *testing.T) {
+	short := func(p *Params) { p.Warmup, p.Measure = 150, 250 }  // 32,768 switches
+	long := func(p *Params) { p.Warmup, p.Measure = 2000, 3000 } // 16- and 256-flit packets
+	cases := []struct {
+		name, spec, routing string // routing "name:selection" is adaptive
+		preset              string // a switch preset's parameters, else params()
+		scheme              routing.Scheme
+		pattern             string
+		load                float64
+		threads, minList    int
+		oneCore             bool
+		change              func(*Params)
+	}{
+		{"torus32-vc", "torus:32x32x32", "", "", routing.SchemeVC, "uniform", 0.03, 2, -1, false, short},
+		{"torus32-bubble", "torus:32x32x32", "", "", routing.SchemeBubble, "uniform", 0.05, 2, -1, false, short},
+		{"torus32-vc-wormhole", "torus:32x32x32", "", "", routing.SchemeVC, "uniform", 0.02, 2, -1, true, func(p *Params) { p.Warmup, p.Measure, p.Switching = 100, 150, Wormhole }},
+		{"twin8-vc", "twin:8x8x8/D", "", "", routing.SchemeVC, "uniform", 0.5, 2, -1, false, nil},
+		{"twin8-bubble", "twin:8x8x8/D", "", "", routing.SchemeBubble, "uniform", 0.5, 2, -1, false, nil},
+		{"twin8-vc-wormhole", "twin:8x8x8/D", "", "", routing.SchemeVC, "uniform", 0.3, 2, -1, true, func(p *Params) { p.Switching = Wormhole }},
+		{"twin4-bubble-3threads", "twin:4x4x4/D", "", "", routing.SchemeBubble, "bitrev", 0.6, 3, 0, false, nil},
+		{"torus8-adaptive-3prio", "torus:8x8x8", "adaptive:3prio", "", routing.SchemeVC, "uniform", 0.6, 2, 0, false, nil},
+		{"twin4-adaptive-random", "twin:4x4x4/D", "adaptive:random", "", routing.SchemeBubble, "uniform", 0.6, 2, 0, false, nil},
+		{"twin4-adaptive-switch-pointer", "twin:4x4x4/D", "adaptive:rr:pointer=switch", "", routing.SchemeVC, "uniform", 0.7, 3, 0, false, nil},
+		{"torus6-escape-first", "torus:6x6@2", "adaptive:first", "", routing.SchemeEscape, "uniform", 0.8, 2, 0, false, nil},
+		{"torus8-islip", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, false, func(p *Params) { p.Allocator = Allocator{ISLIP: true, Iterations: 2} }},
+		{"torus8-output-queues", "torus:8x8x8", "", "", routing.SchemeBubble, "uniform", 0.6, 4, 0, false, func(p *Params) { p.OutputFlits = 16 }},
+		{"torus8-crossbar-per-vc", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, true, func(p *Params) { p.CrossbarPerVC, p.TransitPriority = true, true }},
+		{"mesh-latency3", "mesh:8x8@2", "", "", routing.SchemeVC, "hotspot:0.2", 0.4, 2, 0, false, func(p *Params) { p.LinkLatency, p.RoutingDelay = 3, 2 }},
+		// The presets main added: the EXTOLL card (iSLIP, one iteration) with TSDOR on a
+		// 5D twin torus beyond saturation; the KNS switch (output queues, 256-flit
+		// packets, long links) on networks whose routers have no PEs; the C-switch
+		// (virtual output queues) and the twisted tori's insee router (a crossbar input
+		// per VC) on one core; the insee router without it, in parallel.
+		{"twin5d-extoll-tsdor", "twin:4x4x2x2x2", "tsdor", "extoll", routing.SchemeVC, "uniform", 0.9, 2, 0, false, long},
+		{"kns-fattree", "kns:16,2,2,fattree", "", "kns", routing.SchemeNone, "uniform", 0.6, 2, 0, false, long},
+		{"kns-ruft", "kns:16,2,2,ruft", "", "kns", routing.SchemeNone, "uniform", 0.45, 3, 0, false, long},
+		{"ktree-plain", "ktree:4,3/cswitch", "", "", routing.SchemeNone, "uniform", 0.8, 2, 0, false, nil},
+		{"ktree-cswitch-voq", "ktree:4,3/cswitch", "", "cswitch", routing.SchemeNone, "uniform", 0.8, 2, 0, true, nil},
+		{"twisted-insee", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, true, nil},
+		{"twisted-insee-one-crossbar-input", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, func(p *Params) { p.CrossbarPerVC = false }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			net := topology.MustNew(c.spec)
+			name, selection, adaptive := strings.Cut(c.routing, ":")
+			if name == "" {
+				name = routing.Default(net)
+			}
+			rt, err := routing.New(name, net, c.scheme, routing.TiePlus)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := params(c.load, 300, 700, 7)
+			if c.preset != "" {
+				pre, err := LookupPreset(c.preset)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p = pre.Params()
+				p.Load, p.Warmup, p.Measure, p.Seed = c.load, 300, 700, 7
+			}
+			if c.change != nil {
+				c.change(&p)
+			}
+			// A selection function keeps state (pointers, random streams): one per run.
+			config := func() Config {
+				cfg := Config{Net: net, Routing: rt, Params: p}
+				if adaptive {
+					s, err := routing.ParseSelection(selection)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s = s.Resolve(rt)
+					if cfg.Selector, err = s.New(net, 7); err != nil {
+						t.Fatal(err)
+					}
+					cfg.SelectOnce = s.Once
+				}
+				return cfg
+			}
+			one, _ := threadsResult(t, config(), c.pattern, 1, c.minList)
+			many, phases := threadsResult(t, config(), c.pattern, c.threads, c.minList)
+			if !bytes.Equal(one, many) {
+				t.Fatalf("%d threads differ from one:\n%s\n%s", c.threads, many, one)
+			}
+			if c.oneCore != (phases == 0) {
+				t.Fatalf("%d cycles allocated in parallel; want none exactly when the run must stay on one core (%v)", phases, c.oneCore)
+			}
+			var r Result
+			if err := json.Unmarshal(one, &r); err != nil || r.Accepted <= 0 {
+				t.Fatalf("nothing delivered (%v): %s", err, one)
+			}
+		})
+	}
+}
+
+// A closed-loop program hears of each delivery as it happens: it runs on one core
+// whatever Threads says, with the one-thread result.
+func TestThreadsClosedLoopOneCore(t *testing.T) {
+	run := func(threads int) *Result {
+		p := params(0, 0, 1, 1)
+		p.Threads = threads
+		e, _ := closedRun(t, "torus:4x4", buildWorkload(t, "allreduce:recursive_doubling:4KiB", 16), routing.SchemeVC, p)
+		if e.par != nil {
+			t.Fatalf("%d threads: a closed-loop run set up a parallel phase", threads)
+		}
+		return runClean(t, e)
+	}
+	if d := diffFields(*run(1), *run(2)); d != "" {
+		t.Errorf("closed loop on 2 threads differs from one in %s", d)
+	}
+}
