@@ -929,26 +929,40 @@ func (e *Engine) allocate(s int) {
 	e.retry(s, blocked, sleep)
 }
 
-// inputs is the mask of input ports of switch s that allocation looks at: those
-// with a ready head, or all (the first 64) on a switch with more than 64 ports.
-func (e *Engine) inputs(s int) uint64 {
+// inputScan walks the input ports of one switch that allocation looks at: those
+// with a ready head (the switch's swReady mask), or, on a switch with more than 64
+// ports (wide), every port, 64 at a time.
+type inputScan struct {
+	mask uint64 // ports still to visit in this window, bit i = port off+i
+	off  int    // the port of bit 0
+	wide bool   // more windows follow until the switch's ports run out
+}
+
+// inputs starts the scan of switch s's input ports.
+func (e *Engine) inputs(s int) inputScan {
 	if e.wide[s] {
-		return ^uint64(0)
+		return inputScan{mask: ^uint64(0), wide: true}
 	}
-	return e.swReady[s]
+	return inputScan{mask: e.swReady[s]}
 }
 
 // nextInput is the screening step of every allocator (two-stage, iSLIP, wormhole's
-// output VCs): it takes from *ports (inputs) the next local input port q of the switch
-// (np ports from base) that has a ready head and whose crossbar input is free now,
-// and lowers *sleep to the cycle a busy one frees; ps is nil when none is left. Under
-// wormhole switching a crossbar input is never held, so none is busy.
-func (e *Engine) nextInput(ports *uint64, base, np int, sleep *int64) (q int, ps *portState) {
-	for *ports != 0 {
-		q = bits.TrailingZeros64(*ports)
-		*ports &= *ports - 1
+// output VCs): it takes from it the next local input port q of the switch (np ports
+// from base) that has a ready head and whose crossbar input is free now, and lowers
+// *sleep to the cycle a busy one frees; ps is nil when none is left. Under wormhole
+// switching a crossbar input is never held, so none is busy.
+func (e *Engine) nextInput(it *inputScan, base, np int, sleep *int64) (q int, ps *portState) {
+	for {
+		if it.mask == 0 {
+			if !it.wide || it.off+64 >= np {
+				return 0, nil
+			}
+			it.mask, it.off = ^uint64(0), it.off+64
+		}
+		q = it.off + bits.TrailingZeros64(it.mask)
+		it.mask &= it.mask - 1
 		if q >= np {
-			break
+			return 0, nil // bits are visited in order: the rest are past the last port
 		}
 		ps = &e.ports[base+q]
 		if ps.ready == 0 {
@@ -960,7 +974,6 @@ func (e *Engine) nextInput(ports *uint64, base, np int, sleep *int64) (q int, ps
 		}
 		return q, ps
 	}
-	return 0, nil
 }
 
 // addRequest makes r the switch's request number nreq (e.req grows to the most
