@@ -32,12 +32,12 @@ func Result(file string) ([]byte, error) {
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
 // adaptive-summary.csv and, added later, one file per experiment: adaptive routing's
-// (issue 11) selection-functions-*, the C-switch and KNS papers' (issue 14), issue
+// (issue 11) selection-functions-* and adaptive-vs-3d, the C-switch and KNS papers' (issue 14), issue
 // 12's (5DT vs 3D) extoll-summary.csv and ndt-fig6-summary.csv, and the twisted tori's
 // larger runs (issue 13) in twisted-summary.csv, each with its records file (see
 // results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
-	"selection-functions-5dt-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
+	"selection-functions-5dt-summary.csv", "adaptive-vs-3d-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
 	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
