@@ -199,6 +199,26 @@ func LoadClosedLoop(ctx context.Context, name string, mode Mode, progress func(d
 	return resultsOf(ctx, name, spec, mode, progress)
 }
 
+// LoadClosedLoopShrunk is LoadClosedLoop for a closed-loop experiment whose networks
+// are too large for a quick run (minutes per point even at the smallest size): in Quick
+// mode the run is shrink(QuickClosedLoopSpec(spec)), e.g. the same families at a
+// smaller size; the other modes are LoadClosedLoop's.
+func LoadClosedLoopShrunk(ctx context.Context, name string, mode Mode, progress func(done, total int), shrink func(experiment.Spec) experiment.Spec) (*Results, error) {
+	spec, err := parsed(datasets.ClosedLoopExperiment(name))
+	if err != nil {
+		return nil, err
+	}
+	if mode != Quick {
+		return resultsOf(ctx, name, spec, mode, progress)
+	}
+	q := shrink(QuickClosedLoopSpec(spec))
+	res, err := experiment.Run(ctx, q, experiment.Options{Out: quickStore(q), Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	return &Results{Name: name, Mode: Quick, Spec: q, sums: res.Summaries(q.Metrics...)}, nil
+}
+
 // QuickClosedLoopSpec is the quick version of a closed-loop spec: its smallest
 // networks (those with the fewest PEs) and at most two replications.
 func QuickClosedLoopSpec(s experiment.Spec) experiment.Spec {

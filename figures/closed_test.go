@@ -125,3 +125,23 @@ func TestEveryClosedLoopExperimentStored(t *testing.T) {
 		}
 	}
 }
+
+// A quick run of a closed-loop experiment too large to run quickly is the shrunk
+// spec's: here the 1,024-PE collectives of the nDT paper as one 64-PE broadcast.
+func TestLoadClosedLoopShrunk(t *testing.T) {
+	r, err := LoadClosedLoopShrunk(context.Background(), "ndt-collectives-1k", Quick, nil, func(q experiment.Spec) experiment.Spec {
+		q.Topologies, q.Workload = []string{"torus:4x4x4", "twin:2x2x2x2x2/cbest"}, []string{"bcast:binomial:128B"}
+		return q
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != Quick || len(r.Summaries()) != 2 || r.Spec.Seeds != 1 {
+		t.Fatalf("quick results: %v, %d summaries, %d seeds", r.Mode, len(r.Summaries()), r.Spec.Seeds)
+	}
+	for _, s := range r.Summaries() {
+		if pes, _ := PEs(s.Point.Topology); pes != 64 || s.Point.Workload != "bcast:binomial:128B" || !(s.Estimates["execution_cycles"].Mean > 0) {
+			t.Errorf("quick summary %s: %d PEs, %s, execution %v", s.Curve, pes, s.Point.Workload, s.Estimates["execution_cycles"].Mean)
+		}
+	}
+}

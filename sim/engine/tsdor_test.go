@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/analysis"
@@ -59,12 +62,16 @@ func TestExtollPreset(t *testing.T) {
 // 100,000 cycles, on the four networks of issue 12, with the EXTOLL-style card (switch
 // preset extoll); and it keeps its throughput: no window (a quarter of the run) below
 // 80 % of the best. The four 100,000-cycle runs take some minutes of CPU:
-// TWINTORUS_LONG=1 runs them; by default (make test) each runs 20,000 cycles.
+// TWINTORUS_LONG=1 runs them; by default (make test) each runs 20,000 cycles. With
+// TWINTORUS_WINDOWS_CSV=PATH the test also writes each window's accepted traffic there
+// (datasets/results/tsdor-no-deadlock.csv is that file of a 100,000-cycle run, which the
+// 5dt-vs-3d notebook reads).
 func TestTSDORNoDeadlockBeyondSaturation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 saturated runs of 20,000 cycles (100,000 with TWINTORUS_LONG=1); run without -short")
 	}
 	cycles := acceptanceCycles(20000)
+	var rows [][]string
 	for _, spec := range []string{"twin:4x4x2x2x2", "twin:4x4x2x4x4", "twin:2x2x2x2x2", "twin:4x4x4"} {
 		net := topology.MustNew(spec)
 		rt := routing.NewTSDOR(net, routing.TiePlus)
@@ -87,5 +94,31 @@ func TestTSDORNoDeadlockBeyondSaturation(t *testing.T) {
 			t.Errorf("%s: accepted %.4f of an offered %.4f: the run did not saturate", spec, best, load)
 		}
 		t.Logf("%s, %d cycles: offered %.3f (bound %.4f), accepted per window of %d cycles %.4f %.4f %.4f %.4f", spec, cycles, load, bound.Bound, cycles/4, windows[0], windows[1], windows[2], windows[3])
+		for i, a := range windows {
+			rows = append(rows, []string{spec, strconv.FormatInt(cycles, 10), strconv.FormatFloat(load, 'g', -1, 64),
+				strconv.Itoa(i + 1), strconv.FormatInt(int64(i)*cycles/4, 10), strconv.FormatInt(int64(i+1)*cycles/4, 10), strconv.FormatFloat(a, 'g', -1, 64)})
+		}
+	}
+	if path := os.Getenv("TWINTORUS_WINDOWS_CSV"); path != "" {
+		writeWindowsCSV(t, path, rows)
+	}
+}
+
+// writeWindowsCSV writes the no-deadlock run's windows: one row per network and
+// window, accepted traffic in flits/cycle/PE.
+func writeWindowsCSV(t *testing.T, path string, rows [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"network", "cycles", "offered", "window", "from_cycle", "to_cycle", "accepted"})
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

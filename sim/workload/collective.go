@@ -48,8 +48,13 @@ var collectives = []struct {
 		{"recursive_doubling", nil, allgatherRecursiveDoubling},
 		{"bruck", nil, allgatherBruck},
 		{"linear", nil, allgatherLinear},
+		{"neighbor", nil, allgatherNeighborExchange},
 	}},
-	{"alltoall", []collectiveAlg{{"pairwise", nil, alltoallPairwise}, {"linear", nil, alltoallLinear}}},
+	{"alltoall", []collectiveAlg{
+		{"pairwise", nil, alltoallPairwise},
+		{"linear", nil, alltoallLinear},
+		{"bruck", nil, alltoallBruck},
+	}},
 	{"allreduce", []collectiveAlg{
 		{"recursive_doubling", nil, allreduceRecursiveDoubling},
 		{"nonoverlapping", nil, allreduceNonoverlapping},
@@ -59,8 +64,10 @@ var collectives = []struct {
 }
 
 // algorithmAliases are other names of algorithms: Open MPI's "reduce + broadcast"
-// allreduce is its "nonoverlapping" one.
-var algorithmAliases = map[string]string{"reduce_bcast": "nonoverlapping"}
+// allreduce is its "nonoverlapping" one, its neighbour-exchange allgather has the
+// function name neighborexchange, and its Bruck all-to-all the forced-algorithm name
+// modified_bruck.
+var algorithmAliases = map[string]string{"reduce_bcast": "nonoverlapping", "neighbor_exchange": "neighbor", "modified_bruck": "bruck"}
 
 // DefaultChains is Open MPI's default chain fanout (coll_tuned_bcast_algorithm_chain_fanout).
 const DefaultChains = 4
@@ -137,7 +144,7 @@ func (c Collective) check(p int) error {
 func (c Collective) opsBound(p int) int64 {
 	a, _ := c.lookup()
 	per := int64(p) * int64(bits.Len(uint(p))+2)
-	if c.Op == "alltoall" || a.name == "ring" {
+	if c.Op == "alltoall" || a.name == "ring" || a.name == "neighbor" {
 		per = int64(p) * int64(p-1)
 	}
 	return 2 * per * c.segments()
@@ -286,6 +293,32 @@ func allgatherLinear(c Collective, b *Builder) {
 	bcastBinomial(Collective{Op: "bcast", Algorithm: "binomial", Bytes: c.Bytes * p}, b)
 }
 
+// allgatherNeighborExchange is Open MPI's neighbour-exchange allgather
+// (allgather_intra_neighborexchange), its default for P even and P blocks of 50,000
+// bytes or more: an even rank's neighbours are r+1 and r−1, an odd rank's r−1 and
+// r+1; in step 0 a rank swaps its own block with its first neighbour, in steps
+// i = 1 … P/2−1 the two blocks it received last with neighbour i mod 2. Over an odd
+// number of tasks Open MPI runs the ring instead, and so does this.
+func allgatherNeighborExchange(c Collective, b *Builder) {
+	p := b.Tasks()
+	if p%2 != 0 {
+		allgatherRing(c, b)
+		return
+	}
+	for r := range p {
+		nb := [2]int{(r + 1) % p, (r - 1 + p) % p}
+		if r%2 != 0 {
+			nb[0], nb[1] = nb[1], nb[0]
+		}
+		b.Send(r, nb[0], c.Bytes)
+		b.Recv(r, nb[0])
+		for i := 1; i < p/2; i++ {
+			b.Send(r, nb[i%2], 2*c.Bytes)
+			b.Recv(r, nb[i%2])
+		}
+	}
+}
+
 // alltoallPairwise: in step s = 1 … P−1, rank r sends to r+s and receives from r−s,
 // each step after the previous one's receive (alltoall_intra_pairwise).
 func alltoallPairwise(c Collective, b *Builder) {
@@ -309,6 +342,26 @@ func alltoallLinear(c Collective, b *Builder) {
 		}
 		for i := 1; i < p; i++ {
 			b.Recv(r, (r+i)%p)
+		}
+	}
+}
+
+// alltoallBruck is Open MPI's (modified) Bruck all-to-all (alltoall_intra_bruck), its
+// default for blocks under 200 bytes over more than 12 tasks: at distance d = 1, 2,
+// 4, … < P, rank r sends to r+d, in one message, the blocks i = 1 … P−1 whose bit d
+// is set, and receives as many from r−d.
+func alltoallBruck(c Collective, b *Builder) {
+	p := b.Tasks()
+	for d := 1; d < p; d <<= 1 {
+		blocks := int64(0)
+		for i := 1; i < p; i++ {
+			if i&d != 0 {
+				blocks++
+			}
+		}
+		for r := range p {
+			b.Send(r, (r+d)%p, blocks*c.Bytes)
+			b.Recv(r, (r-d+p)%p)
 		}
 	}
 }

@@ -76,6 +76,14 @@ func TestCollectiveCounts(t *testing.T) {
 				chainRounds = max(chainRounds, i+l)
 			}
 		}
+		neighbor := []int{p * (p - 1), p - 1} // messages, rounds: the ring's over odd p
+		if p%2 == 0 {
+			neighbor = []int{p * p / 2, p / 2}
+		}
+		bruckBlocks := int64(0) // an all-to-all block i travels once per set bit of i
+		for i := 1; i < p; i++ {
+			bruckBlocks += int64(bits.OnesCount(uint(i)))
+		}
 		gatherBytes := int64(0) // every rank but the root sends its subtree: sum of subtree sizes
 		for v := 1; v < p; v++ {
 			gatherBytes += int64(min(v&-v, p-v)) * b
@@ -94,6 +102,8 @@ func TestCollectiveCounts(t *testing.T) {
 			{"allgather", "linear", 2 * (p - 1), maxPopcount(p) + lg, gatherBytes + int64(p-1)*int64(p)*b},
 			{"alltoall", "pairwise", p * (p - 1), p - 1, int64(p*(p-1)) * b},
 			{"alltoall", "linear", p * (p - 1), p - 1, int64(p*(p-1)) * b},
+			{"allgather", "neighbor", neighbor[0], neighbor[1], int64(p*(p-1)) * b},
+			{"alltoall", "bruck", p * lg, lg, int64(p) * bruckBlocks * b},
 			{"allreduce", "recursive_doubling", pp*ceilLog2(pp) + 2*extra, ceilLog2(pp) + pairRounds, int64(pp*ceilLog2(pp)+2*extra) * b},
 			{"allreduce", "nonoverlapping", 2 * (p - 1), maxPopcount(p) + lg, int64(2*(p-1)) * b},
 			{"gather", "binomial", p - 1, maxPopcount(p), gatherBytes},
@@ -225,6 +235,19 @@ func TestExchangePeers(t *testing.T) {
 		func(r, k int) (int, int64) { d := 1 << k; return (r - d + p) % p, []int64{1, 2, 2}[k] * b })
 	check("recursive doubling", build(t, Collective{Op: "allgather", Algorithm: "recursive_doubling", Bytes: b}, 8),
 		func(r, k int) (int, int64) { return r ^ 1<<k, int64(1<<k) * b })
+	// Neighbour exchange over 6: an even rank swaps one block with r+1, then two
+	// blocks with r−1, r+1, …; an odd rank starts with r−1.
+	check("neighbor", build(t, Collective{Op: "allgather", Algorithm: "neighbor", Bytes: b}, p),
+		func(r, k int) (int, int64) {
+			n := min(k, 1) + 1
+			if (r+k)%2 == 0 {
+				return (r + 1) % p, int64(n) * b
+			}
+			return (r - 1 + p) % p, int64(n) * b
+		})
+	// Bruck all-to-all over 6: distances 1, 2, 4 carry the blocks {1,3,5}, {2,3}, {4,5}, to r + d.
+	check("bruck all-to-all", build(t, Collective{Op: "alltoall", Algorithm: "bruck", Bytes: b}, p),
+		func(r, k int) (int, int64) { d := 1 << k; return (r + d) % p, []int64{3, 2, 2}[k] * b })
 	// Linear: every send before any receive; pairwise: a receive between sends.
 	for _, op := range build(t, Collective{Op: "alltoall", Algorithm: "linear", Bytes: b}, p).Program(0)[:p-1] {
 		if op.Kind != Send {

@@ -9,8 +9,9 @@ import (
 
 // Grammar is the workload spec grammar, for help texts and error messages.
 const Grammar = `OP:ALGORITHM:SIZE[:KEY=VALUE,...]  one MPI collective over all tasks, with Open MPI's algorithm:
-      bcast:binomial|chain|pipeline  reduce:binomial  allgather:ring|recursive_doubling|bruck|linear
-      alltoall:pairwise|linear  allreduce:recursive_doubling|nonoverlapping  gather:binomial
+      bcast:binomial|chain|pipeline  reduce:binomial
+      allgather:ring|recursive_doubling|bruck|linear|neighbor  alltoall:pairwise|linear|bruck
+      allreduce:recursive_doubling|nonoverlapping  gather:binomial
       scatter:binomial; SIZE in bytes with a unit (16B, 512B, 4KiB); keys: tasks=N, root=R,
       seg=SIZE (bcast, reduce), chains=N (bcast:chain, default 4),
       e.g. bcast:binomial:512B, alltoall:pairwise:16B, bcast:pipeline:4KiB:seg=1KiB

@@ -94,7 +94,7 @@ func TestSpecEveryAlgorithm(t *testing.T) {
 			t.Errorf("%s: %d messages, name %q", a, w.Messages(), w.Name())
 		}
 	}
-	if !slices.Contains(Algorithms(), "allgather:bruck") || len(Algorithms()) != 14 {
+	if !slices.Contains(Algorithms(), "allgather:bruck") || len(Algorithms()) != 16 {
 		t.Errorf("algorithms: %v", Algorithms())
 	}
 }
