@@ -84,7 +84,7 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 	}
 	if hasArg && (name == "tornado" || name == "neighbor" || name == "neighbour") {
 		if l, err = l.view(arg); err != nil {
-			return nil, fmt.Errorf("%s:%s: %w", name, arg, err)
+			return nil, fmt.Errorf("%s: %w", name, err) // err quotes the shape; the caller names the spec
 		}
 		p, err := build(l)
 		if cp, ok := p.(*coordPerm); ok {
@@ -116,7 +116,7 @@ func (l layout) view(shape string) (layout, error) {
 		}
 	}
 	if prod != l.n {
-		return l, fmt.Errorf("a %s grid holds %d PEs, the network has %d", shape, prod, l.n)
+		return l, fmt.Errorf("a %q grid holds %d PEs, the network has %d", shape, prod, l.n)
 	}
 	l.radix, l.perNode, l.noGrid = radix, 1, nil
 	return l, nil
