@@ -211,12 +211,7 @@ func LoadClosedLoopShrunk(ctx context.Context, name string, mode Mode, progress 
 	if mode != Quick {
 		return resultsOf(ctx, name, spec, mode, progress)
 	}
-	q := shrink(QuickClosedLoopSpec(spec))
-	res, err := experiment.Run(ctx, q, experiment.Options{Out: quickStore(q), Progress: progress})
-	if err != nil {
-		return nil, err
-	}
-	return &Results{Name: name, Mode: Quick, Spec: q, sums: res.Summaries(q.Metrics...)}, nil
+	return quickResultsOf(ctx, name, shrink(QuickClosedLoopSpec(spec)), progress)
 }
 
 // QuickClosedLoopSpec is the quick version of a closed-loop spec: its smallest

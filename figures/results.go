@@ -175,9 +175,18 @@ func quickStore(q experiment.Spec) string {
 	return filepath.Join(os.TempDir(), "twintorus-quick", q.Hash())
 }
 
-// quickResultsOf runs quick spec q (already quick) as resultsOf runs a quick spec.
+// quickResultsOf runs quick spec q (already quick) as resultsOf runs a quick spec:
+// knees refined for open-loop specs, a plain run for closed-loop ones.
 func quickResultsOf(ctx context.Context, name string, q experiment.Spec, progress func(done, total int)) (*Results, error) {
-	res, err := experiment.RefineKnees(ctx, q, experiment.Options{Out: quickStore(q), Progress: progress}, QuickKneeSteps)
+	opt := experiment.Options{Out: quickStore(q), Progress: progress}
+	if len(q.Workload) > 0 { // closed loop: no loads, no knees
+		res, err := experiment.Run(ctx, q, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &Results{Name: name, Mode: Quick, Spec: q, sums: res.Summaries(q.Metrics...)}, nil
+	}
+	res, err := experiment.RefineKnees(ctx, q, opt, QuickKneeSteps)
 	if err != nil {
 		return nil, err
 	}
