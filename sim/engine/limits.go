@@ -80,6 +80,7 @@ func footprint(z topology.Size, p Params) Footprint {
 	}
 	if p.PacketLengths != LengthsFixed {
 		perSlot += 2 // the lengths of pending credit ramps (Engine.rampLens)
+		perVC += int64(unsafe.Sizeof(rampRing{}))
 	}
 	f.State = f.VCs*perVC + f.QueueEntries*perSlot + ports*perPort +
 		switches*perSwitch + z.Terminals*perPE +
