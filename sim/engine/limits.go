@@ -58,14 +58,14 @@ func footprint(z topology.Size, p Params) Footprint {
 	}{{z.TerminalPorts, p.Terminal}, {z.External, p.External}, {z.Internal, p.Internal}} {
 		vcs := c.ports * int64(c.buf.VCs)
 		f.VCs += vcs
-		f.QueueEntries += vcs * int64(c.buf.Flits/p.PacketFlits+2)
+		f.QueueEntries += vcs * int64(c.buf.Flits/p.shortestPacket()+2)
 	}
 	perSwitch := int64(8 + 1 + 3*8 + 4 + 2) // ready mask, width, allocation stamps, port range
 	ports, switches := z.Ports(), z.Switches
 	if p.OutputFlits > 0 { // a two-port stage per port, with as many VCs as the link's far end
 		vcs := f.VCs
 		f.VCs += vcs
-		f.QueueEntries += vcs * int64(p.OutputFlits/p.PacketFlits+2)
+		f.QueueEntries += vcs * int64(p.OutputFlits/p.shortestPacket()+2)
 		ports += 2 * z.Ports()
 		switches += z.Ports()
 	}
@@ -77,6 +77,10 @@ func footprint(z topology.Size, p Params) Footprint {
 	perSlot := int64(unsafe.Sizeof(qEntry{}))
 	if p.VOQ {
 		perSlot += int64(unsafe.Sizeof(routing.Candidate{}))
+	}
+	if p.PacketLengths != LengthsFixed {
+		perSlot += 2 // the lengths of pending credit ramps (Engine.rampLens)
+		perVC += int64(unsafe.Sizeof(rampRing{}))
 	}
 	f.State = f.VCs*perVC + f.QueueEntries*perSlot + ports*perPort +
 		switches*perSwitch + z.Terminals*perPE +
