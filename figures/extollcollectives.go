@@ -50,10 +50,14 @@ type CollectiveCell struct {
 }
 
 // PaperLatencyGain and the others are the 5DT's reductions in percent.
-func (c CollectiveCell) PaperLatencyGain() float64 { return reduction(c.Paper3DLatency, c.Paper5DTLatency) }
+func (c CollectiveCell) PaperLatencyGain() float64 {
+	return reduction(c.Paper3DLatency, c.Paper5DTLatency)
+}
 
 // OursLatencyGain is our 5DT latency reduction in percent.
-func (c CollectiveCell) OursLatencyGain() float64 { return reduction(c.Ours3DLatency, c.Ours5DTLatency) }
+func (c CollectiveCell) OursLatencyGain() float64 {
+	return reduction(c.Ours3DLatency, c.Ours5DTLatency)
+}
 
 // PaperExecGain is the paper's 5DT execution-time reduction in percent.
 func (c CollectiveCell) PaperExecGain() float64 { return reduction(c.Paper3DExec, c.Paper5DTExec) }
