@@ -14,8 +14,8 @@ import (
 // 3D, 5DT and 5D tori of 1,024, 2,048 and 4,096 PEs, random one-task-per-PE mappings,
 // execution time and network flit latency normalised to the 3D torus.
 
-// PTRANSSpec is the experiment's spec.
-const PTRANSSpec = "ndt-ptrans"
+// PTRANSSpecs are the experiment's specs, one per size (each with its replications).
+var PTRANSSpecs = []string{"ndt-ptrans-1k", "ndt-ptrans-2k", "ndt-ptrans-4k"}
 
 // PTRANSQuickNetworks are what a quick run simulates instead: the 256-PE 3D, 5DT and 5D
 // tori (the 5D by topology.Equivalents' rule).
@@ -33,9 +33,10 @@ type PTRANSRow struct {
 	PaperLatencyNorm float64
 }
 
-// PTRANS reads the experiment in mode (Quick: PTRANSQuickNetworks, two replications).
+// PTRANS reads the experiment in mode (Quick: the 1K spec on PTRANSQuickNetworks, two
+// replications).
 func PTRANS(ctx context.Context, mode Mode, progress func(done, total int)) ([]PTRANSRow, *ClosedLoopGroup, error) {
-	g, err := loadClosedLoopGroup(ctx, []string{PTRANSSpec}, mode, progress, nil, func(q experiment.Spec) experiment.Spec {
+	g, err := loadClosedLoopGroup(ctx, PTRANSSpecs, mode, progress, func(name string) bool { return name == PTRANSSpecs[0] }, func(q experiment.Spec) experiment.Spec {
 		q.Topologies = PTRANSQuickNetworks
 		return q
 	})
