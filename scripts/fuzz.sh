@@ -32,6 +32,7 @@ targets=(
 	"./sim/routing/ FuzzParseSelection"
 	"./sim/routing/ FuzzParseDuatoOptions"
 	"./sim/engine/ FuzzParseAllocator"
+	"./sim/engine/ FuzzParsePacketLengths"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 4"

@@ -24,7 +24,7 @@ func init() { commands = append(commands, newRunCmd) }
 func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
-	var switching, terminal, external, internal, preset, allocator string
+	var switching, terminal, external, internal, preset, allocator, lengths string
 	var mapping string
 	var tasksPerPE int
 	cmd := &cobra.Command{
@@ -69,7 +69,7 @@ Workloads:
 				if err != nil {
 					return fmt.Errorf("--switch: %w", err)
 				}
-				applyPreset(cmd, &p, pre, &switching, &allocator, &terminal, &external, &internal)
+				applyPreset(cmd, &p, pre, &switching, &allocator, &lengths, &terminal, &external, &internal)
 				schemeSet = pre.Deadlock != ""
 			}
 			if !cmd.Flags().Changed("deadlock") && !schemeSet {
@@ -82,6 +82,9 @@ Workloads:
 			}
 			if p.Allocator, err = engine.ParseAllocator(allocator); err != nil {
 				return fmt.Errorf("--allocator: %w", err)
+			}
+			if p.PacketLengths, err = engine.ParsePacketLengths(lengths); err != nil {
+				return fmt.Errorf("--packet-lengths: %w", err)
 			}
 			for _, b := range []struct {
 				flag string
@@ -168,7 +171,8 @@ Workloads:
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
 	f.Float64Var(&p.Load, "load", p.Load, "offered load, flits/cycle/PE")
-	f.IntVar(&p.PacketFlits, "packet", d.PacketFlits, "flits per packet")
+	f.IntVar(&p.PacketFlits, "packet", d.PacketFlits, "flits per packet (the longest packet under --packet-lengths uniform)")
+	f.StringVar(&lengths, "packet-lengths", engine.LengthsFixedName, "packet lengths: fixed (every packet --packet flits; a closed-loop message's last packet padded) or uniform (open loop: 1 to --packet flits, uniformly; closed loop: the last packet unpadded)")
 	f.Int64Var(&p.Warmup, "warmup", d.Warmup, "cycles before measuring")
 	f.Int64Var(&p.Measure, "cycles", d.Measure, "cycles measured after the warm-up")
 	f.Uint64Var(&p.Seed, "seed", d.Seed, "random seed")
@@ -218,7 +222,7 @@ func presetNames() string {
 
 // applyPreset sets every engine parameter and the deadlock scheme that the command
 // line does not set from preset pre.
-func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, terminal, external, internal *string) {
+func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, lengths, terminal, external, internal *string) {
 	base := pre.Params()
 	changed := cmd.Flags().Changed
 	for _, f := range []struct {
@@ -235,6 +239,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"voq", func() { p.VOQ = base.VOQ }},
 		{"switching", func() { *switching = base.Switching.String() }},
 		{"allocator", func() { *allocator = base.Allocator.String() }},
+		{"packet-lengths", func() { *lengths = base.PacketLengths.String() }},
 		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(base.External) }},
 		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},

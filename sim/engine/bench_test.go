@@ -187,3 +187,11 @@ func BenchmarkTwin4x4x4SaturatedISLIP(b *testing.B) {
 	p.Allocator = Allocator{ISLIP: true, Iterations: 2}
 	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, p)
 }
+
+// BenchmarkTwin4x4x4SaturatedUniformLengths is BenchmarkTwin4x4x4Saturated with packets
+// of 1 to 8 flits (uniform lengths, mean 4.5): the cost of variable lengths.
+func BenchmarkTwin4x4x4SaturatedUniformLengths(b *testing.B) {
+	p := Defaults()
+	p.PacketFlits, p.PacketLengths = 8, LengthsUniform
+	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, p)
+}

@@ -51,7 +51,7 @@ func (e *Engine) check() error {
 	for t := range e.nicSending {
 		queued += e.src.flits[t]
 		if e.nicSending[t] >= 0 {
-			queued += int64(e.L - e.nicSent[t])
+			queued += int64(e.lenOf(e.nicSending[t]) - e.nicSent[t])
 		}
 	}
 	if total := queued + inBuffers + onLinks + e.m.ejectAll; total != e.m.genAll {

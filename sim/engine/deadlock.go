@@ -88,14 +88,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		return -1
 	}
 	dvc := op.down + int32(c.VC)
-	need := int32(1)
-	if e.p.Switching == CutThrough {
-		need = int32(e.L)
-	}
-	if c.Bubble {
-		need *= 2
-	}
-	if e.eventualFree(dvc) >= need {
+	if e.eventualFree(dvc) >= e.need(int32(e.lenOf(vc.headPkt)), c.Bubble) {
 		return -1
 	}
 	return dvc
@@ -107,7 +100,7 @@ func (e *Engine) eventualFree(ivc int32) int32 {
 	vc := &e.vcs[ivc]
 	f := vc.credits + vc.creditsBack
 	if vc.ramping {
-		f += int32(e.L)
+		f += int32(vc.rampLen)
 	}
 	return f
 }

@@ -57,8 +57,9 @@ type packet struct {
 	next     int32 // NIC queue or free list link
 	msg      int32
 	hops     int16
-	escHops  int16 // hops on escape channels
-	intHops  int16 // internal-link crossings
+	escHops  int16  // hops on escape channels
+	intHops  int16  // internal-link crossings
+	flits    uint16 // its length (Params.PacketLengths)
 	escaped  bool
 	gen, inj int64
 }
@@ -75,7 +76,8 @@ type vcState struct {
 	ready  int64 // cycle the head packet may leave, when qLen > 0
 	rampAt int64
 	// credits is the sender's view of free flits, not counting the credits of the
-	// packet-level ramp that started at cycle rampAt (one credit per cycle, L in all).
+	// packet-level ramp that started at cycle rampAt (one credit per cycle, rampLen in
+	// all: the length of the packet whose credits they are).
 	credits           int32
 	capacity          int32
 	arrived, departed uint32 // flit level: cumulative flits in and out of the buffer
@@ -84,10 +86,15 @@ type vcState struct {
 	headPkt           int32 // head packet, when qLen > 0
 	headSent          uint16
 	qHead, qLen, qCap uint16
-	creditsBack       int32 // flit level: credits on their way back to the sender
-	route             routing.Candidate
-	routed            bool
-	ramping           bool
+	rampLen           uint16
+	// Variable lengths: the lengths of the departed packets whose ramps have not
+	// started yet (evRamp), a ring of rampN at rampHead in Engine.rampLens, laid out
+	// as the queue's.
+	rampHead, rampN uint16
+	creditsBack     int32 // flit level: credits on their way back to the sender
+	route           routing.Candidate
+	routed          bool
+	ramping         bool
 	// cands: the head's candidates are cached (Engine.cands), valid until the head
 	// leaves; nCands is how many.
 	cands  bool
@@ -128,7 +135,10 @@ type stream struct {
 	in, out  int32 // global ports
 	ivc, dvc int32 // input VC, downstream VC (-1 when ejecting)
 	pkt      int32
-	start    int64 // cycle the head left
+	// flits is the packet's length, kept here: at the packet level its head may
+	// reach its NIC, and its record be freed and reused, before its tail has left.
+	flits int32
+	start int64 // cycle the head left
 }
 
 // Engine is one simulation. It is not safe for concurrent use; run one per goroutine.
@@ -145,7 +155,10 @@ type Engine struct {
 	p       Params
 	rng     *rand.Rand
 	now     int64
-	L       uint32 // packet flits
+	L       uint32 // packet flits: the longest packet under variable lengths
+	// varLen: packets have lengths of their own (Params.PacketLengths), read from the
+	// packet record; with fixed lengths every packet is L flits long.
+	varLen bool
 	// packetLevel moves each packet across a switch in one step, with the flits' exact
 	// timing, instead of flit by flit. Virtual cut-through allows it: a packet that
 	// starts never stalls. Wormhole needs the flit level, which tests also use as the
@@ -161,6 +174,10 @@ type Engine struct {
 	wide    []bool
 	vcs     []vcState
 	queue   []qEntry
+	// rampLens holds each VC's ring of pending ramp lengths (vcState.rampHead), under
+	// variable lengths only: a ramp with a credit delay above one cycle starts on an
+	// event, after the VC may have sent further packets.
+	rampLens []uint16
 
 	// Per terminal (NIC).
 	src        sources
@@ -229,7 +246,7 @@ type Engine struct {
 	voq     *voqState
 
 	prog     Program // closed-loop workload, or nil
-	progSend func(src, dst, packets, id int32)
+	progSend func(src, dst int32, flits int64, id int32)
 	progID   []int32 // per slot of msgs: the Program's id of the message in it
 	// progQueued is, per slot of the source queues' pool, the Program's id of the
 	// message waiting in it: the queues stay as open-loop runs have them.
@@ -259,7 +276,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, selOnce: cfg.SelectOnce, pat: cfg.Pattern, size: cfg.Sizes, p: p,
-		L: uint32(p.PacketFlits), freePk: -1, freeMsg: -1}
+		L: uint32(p.PacketFlits), varLen: p.PacketLengths != LengthsFixed, freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
 	if mc, ok := cfg.Routing.(interface{ MaxCandidates() int }); ok && e.det == nil && mc.MaxCandidates() <= 255 {
 		e.candCap = mc.MaxCandidates()
@@ -322,7 +339,7 @@ func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
 	if err := p.resolveBuffers(cfg.Routing); err != nil {
 		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
 	}
-	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.PacketFlits)
+	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.MeanPacketFlits())
 	if err != nil {
 		return p, inj, fmt.Errorf("engine: %w", err)
 	}
@@ -397,14 +414,19 @@ func (e *Engine) layout() {
 		}
 		for v := 0; v < int(ps.nvc); v++ {
 			// Queue entries: every packet with a flit in the buffer or on its way; at most
-			// two of them are partial.
-			c := flits/p.PacketFlits + 2
+			// two of them are partial. Under variable lengths a packet may be one flit.
+			c := flits/p.shortestPacket() + 2
 			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), capacity: int32(flits), credits: int32(flits),
 				qBase: int32(qtotal), qCap: uint16(c)}
 			qtotal += c
 		}
 	}
 	e.queue = make([]qEntry, qtotal)
+	if e.varLen && p.Switching == CutThrough {
+		// The packets whose ramps are pending still hold their credits, as queued ones
+		// do: together they never outnumber the queue's entries.
+		e.rampLens = make([]uint16, qtotal)
+	}
 	if p.VOQ {
 		e.voq = newVOQ(qtotal, maxPorts)
 	}
@@ -579,7 +601,7 @@ func (e *Engine) Step() {
 		case evReady:
 			e.markReady(id)
 		case evRamp:
-			e.startRamp(id, t)
+			e.startRamp(id, t, e.pendingRamp(id))
 		case evWake:
 			e.list(id, t)
 		}
@@ -735,7 +757,7 @@ func (e *Engine) inject() {
 		}
 		e.nicSent[t]++
 		e.lastMove = e.now
-		if e.nicSent[t] == e.L {
+		if e.nicSent[t] == e.lenOf(pi) {
 			e.nicSending[t] = -1
 		}
 		i++
@@ -749,11 +771,9 @@ func (e *Engine) startInjection(t int32) bool {
 	}
 	at := e.net.Attachment(int(t))
 	ps := &e.ports[e.net.PortID(int(at.Switch), int(at.Port))]
-	need := int32(e.L)
-	if e.p.Switching == Wormhole {
-		need = 1
-	}
 	n := int(ps.nvc)
+	pl := e.nextLength(int(t))
+	need := e.need(int32(pl), false)
 	for j := 0; j < n; j++ {
 		v := (int(e.nicRR[t]) + j) % n
 		ivc := ps.vc0 + int32(v)
@@ -762,17 +782,17 @@ func (e *Engine) startInjection(t int32) bool {
 			continue
 		}
 		e.nicRR[t] = int8((v + 1) % n)
-		pi := e.nextPacket(int(t))
+		pi := e.nextPacket(int(t), pl)
 		if !e.packetLevel {
 			e.nicSending[t], e.nicSent[t], e.nicVC[t] = pi, 0, ivc
 			return true
 		}
-		// The whole packet: flits leave the NIC at now .. now+L-1.
-		vc.credits -= int32(e.L)
-		e.nicBusy[t] = e.now + int64(e.L)
+		// The whole packet: flits leave the NIC at now .. now+pl-1.
+		vc.credits -= int32(pl)
+		e.nicBusy[t] = e.now + int64(pl)
 		e.pk[pi].inj = e.now
 		e.inNet++
-		e.lastMove = e.now + int64(e.L) - 1
+		e.lastMove = e.now + int64(pl) - 1
 		e.enqueue(ivc, pi, e.now+int64(ps.lat)+int64(e.p.RoutingDelay))
 		return true
 	}
@@ -785,18 +805,74 @@ func (e *Engine) free(vc *vcState) int32 {
 	if !vc.ramping || e.now < vc.rampAt {
 		return vc.credits
 	}
-	return vc.credits + int32(min(e.now-vc.rampAt+1, int64(e.L)))
+	return vc.credits + int32(min(e.now-vc.rampAt+1, int64(vc.rampLen)))
 }
 
-// startRamp starts the return of a departed packet's credits to the sender of ivc at
-// cycle at, one per cycle. The previous ramp has ended by then (departures from a VC
-// are L cycles apart), so its credits are settled.
-func (e *Engine) startRamp(ivc int32, at int64) {
+// startRamp starts the return of the credits of a departed packet of n flits to the
+// sender of ivc at cycle at, one per cycle. The previous ramp has ended by then
+// (departures from a VC are as many cycles apart as the earlier packet is long), so
+// its credits are settled.
+func (e *Engine) startRamp(ivc int32, at int64, n uint32) {
 	vc := &e.vcs[ivc]
 	if vc.ramping {
-		vc.credits += int32(e.L)
+		vc.credits += int32(vc.rampLen)
 	}
-	vc.rampAt, vc.ramping = at, true
+	vc.rampAt, vc.ramping, vc.rampLen = at, true, uint16(n)
+}
+
+// deferRamp notes that the credits of a packet of n flits that left ivc start
+// returning on an evRamp event, which pendingRamp then reads.
+func (e *Engine) deferRamp(ivc int32, n uint32) {
+	if !e.varLen {
+		return
+	}
+	vc := &e.vcs[ivc]
+	i := vc.rampHead + vc.rampN
+	if i >= vc.qCap {
+		i -= vc.qCap
+	}
+	e.rampLens[vc.qBase+int32(i)] = uint16(n)
+	vc.rampN++
+}
+
+// pendingRamp is the length of the packet whose ramp at ivc starts now (evRamp):
+// ramps start in the order their packets left.
+func (e *Engine) pendingRamp(ivc int32) uint32 {
+	if !e.varLen {
+		return e.L
+	}
+	vc := &e.vcs[ivc]
+	n := e.rampLens[vc.qBase+int32(vc.rampHead)]
+	if vc.rampHead++; vc.rampHead == vc.qCap {
+		vc.rampHead = 0
+	}
+	vc.rampN--
+	return uint32(n)
+}
+
+// lenOf is packet pi's length in flits.
+func (e *Engine) lenOf(pi int32) uint32 {
+	if !e.varLen {
+		return e.L
+	}
+	return uint32(e.pk[pi].flits)
+}
+
+// need is the room a packet of n flits needs in a downstream VC: the whole packet
+// under virtual cut-through, and when the hop enters a ring under bubble flow control
+// room for one more packet of the longest length besides (the bubble; 2L under fixed
+// lengths); one flit under wormhole (two for a bubble).
+func (e *Engine) need(n int32, bubble bool) int32 {
+	if e.p.Switching == Wormhole {
+		if bubble {
+			return 2
+		}
+		return 1
+	}
+	if bubble {
+		return n + int32(e.L)
+	}
+	return n
 }
 
 // enqueue appends packet pi to input VC ivc; its head may leave at cycle ready.
@@ -1023,7 +1099,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 	switch {
 	case int32(s) >= e.nReal: // an output queue: on to the link
 		c = e.queueRoute(base, q, ivc)
-		verdict, at = e.verdict(base, c)
+		verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))
 		return c, verdict, at, -1
 	case e.voq != nil:
 		return e.considerVOQ(s, q, base, ivc)
@@ -1038,7 +1114,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		vc.routed = true
 	}
 	c = vc.route
-	verdict, at = e.verdict(base, c)
+	verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))
 	return c, verdict, at, -1
 }
 
@@ -1085,13 +1161,14 @@ func (e *Engine) rrBefore(g int, a, b int32, np int) bool {
 // blocked, or once: Config.SelectOnce).
 func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, bool) {
 	vc := &e.vcs[ivc]
+	n := int32(e.lenOf(pi))
 	if e.selOnce && vc.routed {
 		c := vc.route
 		g := base + int(c.Port)
-		if e.canAdvance(g, c) {
+		if e.canAdvance(g, c, n) {
 			return c, true
 		}
-		if c.Escape || e.hasRoom(g, c) {
+		if c.Escape || e.hasRoom(g, c, n) {
 			return c, false // wait for the chosen channel
 		}
 		vc.routed = false // an adaptive channel that lost its room: select again
@@ -1102,14 +1179,14 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 		if e.selOnce {
 			vc.route, vc.routed = c, true
 		}
-		return c, e.canAdvance(base+int(c.Port), c)
+		return c, e.canAdvance(base+int(c.Port), c, n)
 	}
 	if !e.selOnce {
 		// Blocked heads are routed again every cycle, most of them with no room
 		// anywhere in saturation: find that out before building the options.
 		room := false
 		for _, c := range cands {
-			if e.hasRoom(base+int(c.Port), c) {
+			if e.hasRoom(base+int(c.Port), c, n) {
 				room = true
 				break
 			}
@@ -1130,7 +1207,7 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 			dvc := d + int32(c.VC)
 			free := e.freeView(g, dvc)
 			o.Credits, o.Capacity = int(free), int(e.vcs[dvc].capacity)
-			o.Room = e.roomFor(free, dvc, c.Bubble)
+			o.Room = e.roomFor(free, dvc, c.Bubble, n)
 		}
 		o.Available = o.Room && e.ports[g].outBusy <= e.now
 	}
@@ -1174,13 +1251,13 @@ func (e *Engine) candidates(s, q int, ivc, pi int32, base int) []routing.Candida
 
 // hasRoom reports whether the downstream VC of candidate c through output port g has
 // room for the packet (a NIC always has).
-func (e *Engine) hasRoom(g int, c routing.Candidate) bool {
+func (e *Engine) hasRoom(g int, c routing.Candidate, n int32) bool {
 	ps := &e.ports[g]
 	if ps.down < 0 {
 		return true
 	}
 	dvc := ps.down + int32(c.VC)
-	return e.roomFor(e.freeView(g, dvc), dvc, c.Bubble)
+	return e.roomFor(e.freeView(g, dvc), dvc, c.Bubble, n)
 }
 
 // freeView is the free room of downstream VC dvc (through output port g) as a
@@ -1191,7 +1268,7 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 	f := e.free(&e.vcs[dvc])
 	if op := &e.ports[g]; !e.packetLevel && e.wh == nil && op.outBusy > e.now && op.owner >= 0 {
 		if st := &e.inStream[op.owner]; st.dvc == dvc {
-			f -= int32(e.L) - int32(e.vcs[st.ivc].headSent)
+			f -= st.flits - int32(e.vcs[st.ivc].headSent)
 		}
 	}
 	return f
@@ -1203,37 +1280,23 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 // holds its L flits of credit until it leaves, so room for a packet implies a free
 // queue slot; the slot count is not read then, which a parallel allocation phase
 // needs (the VC's own switch may be removing its head at the same time).
-func (e *Engine) roomFor(free, dvc int32, bubble bool) bool {
-	need := int32(e.L)
-	if e.wh != nil {
-		if e.wh.heldBy[dvc] >= 0 {
-			return false
-		}
-		need = 1
+func (e *Engine) roomFor(free, dvc int32, bubble bool, n int32) bool {
+	if e.wh != nil && e.wh.heldBy[dvc] >= 0 {
+		return false
 	}
-	if bubble {
-		need *= 2
-	}
-	return free >= need && (e.packetLevel || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
+	return free >= e.need(n, bubble) && (e.packetLevel || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
-func (e *Engine) canAdvance(g int, c routing.Candidate) bool {
-	return e.ports[g].outBusy <= e.now && e.hasRoom(g, c) // a NIC takes a flit per cycle
+func (e *Engine) canAdvance(g int, c routing.Candidate, n int32) bool {
+	return e.ports[g].outBusy <= e.now && e.hasRoom(g, c, n) // a NIC takes a flit per cycle
 }
 
 // room reports whether downstream VC dv can take a packet now: the whole packet under
 // virtual cut-through (two packets when the hop enters a ring under bubble flow
 // control), one flit under wormhole.
-func (e *Engine) room(dv *vcState, bubble bool) bool {
-	need := int32(e.L)
-	if e.p.Switching == Wormhole {
-		need = 1
-	}
-	if bubble {
-		need *= 2
-	}
-	return e.free(dv) >= need && (e.packetLevel || dv.qLen < dv.qCap)
+func (e *Engine) room(dv *vcState, bubble bool, n int32) bool {
+	return e.free(dv) >= e.need(n, bubble) && (e.packetLevel || dv.qLen < dv.qCap)
 }
 
 // start connects input VC r.ivc to output r.out for the head packet's whole length.
@@ -1246,6 +1309,7 @@ func (e *Engine) start(base, np int, r request) {
 		st.pkt = e.queue[vc.qBase+r.slot].pkt
 		ip.voqRR = int16(r.out) + 1
 	}
+	st.flits = int32(e.lenOf(st.pkt))
 	if op.down >= 0 {
 		st.dvc = op.down + int32(r.cand.VC)
 	}
@@ -1269,7 +1333,7 @@ func (e *Engine) start(base, np int, r request) {
 	// Packet level: flit i leaves at now+i, reaches the next switch at now+i+lat, and
 	// its credit reaches our sender at now+i+back. Both ports are free at now+L, when
 	// the VC's next packet may follow.
-	now, L := e.now, int64(e.L)
+	now, L := e.now, int64(st.flits)
 	ip.inBusy, op.outBusy = now+L, now+L
 	if e.p.CrossbarPerVC { // the input's other VCs have crossbar inputs of their own
 		ip.inBusy = now + 1
@@ -1302,8 +1366,9 @@ func (e *Engine) start(base, np int, r request) {
 	// one might not, and waits for its event; so does a parallel worker's, whose
 	// upstream switch may be reading these credits (parallel.go).
 	if ip.back == 1 && e.wk == nil {
-		e.startRamp(r.ivc, now+1)
+		e.startRamp(r.ivc, now+1, uint32(L))
 	} else {
+		e.deferRamp(r.ivc, uint32(L))
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))
 	}
 	e.lastMove = now + L - 1
@@ -1402,7 +1467,7 @@ func (e *Engine) advance() {
 				e.m.closed.switchBusy(int(st.out), now, now+1)
 			}
 		}
-		if uint32(vc.headSent) < e.L {
+		if int32(vc.headSent) < st.flits {
 			i++
 			continue
 		}

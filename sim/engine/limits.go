@@ -58,14 +58,14 @@ func footprint(z topology.Size, p Params) Footprint {
 	}{{z.TerminalPorts, p.Terminal}, {z.External, p.External}, {z.Internal, p.Internal}} {
 		vcs := c.ports * int64(c.buf.VCs)
 		f.VCs += vcs
-		f.QueueEntries += vcs * int64(c.buf.Flits/p.PacketFlits+2)
+		f.QueueEntries += vcs * int64(c.buf.Flits/p.shortestPacket()+2)
 	}
 	perSwitch := int64(8 + 1 + 3*8 + 4 + 2) // ready mask, width, allocation stamps, port range
 	ports, switches := z.Ports(), z.Switches
 	if p.OutputFlits > 0 { // a two-port stage per port, with as many VCs as the link's far end
 		vcs := f.VCs
 		f.VCs += vcs
-		f.QueueEntries += vcs * int64(p.OutputFlits/p.PacketFlits+2)
+		f.QueueEntries += vcs * int64(p.OutputFlits/p.shortestPacket()+2)
 		ports += 2 * z.Ports()
 		switches += z.Ports()
 	}

@@ -93,8 +93,12 @@ func ParseBuffer(s string) (Buffer, error) {
 // zero: InternalLatency (to LinkLatency) and the buffers (to the papers' split).
 type Params struct {
 	Switching   Switching `yaml:"switching" json:"switching"`
-	PacketFlits int       `yaml:"packet_flits" json:"packet_flits"` // flits per packet (4)
-	LinkLatency int       `yaml:"link_latency" json:"link_latency"` // cycles per external or terminal link (1)
+	PacketFlits int       `yaml:"packet_flits" json:"packet_flits"` // flits per packet, the longest under variable lengths (4)
+	// PacketLengths is fixed (every packet PacketFlits long, the zero value) or
+	// uniform (1 to PacketFlits flits: lengths.go). Left out of JSON when fixed, so the
+	// keys of points stored before lengths were a parameter stay the same.
+	PacketLengths PacketLengths `yaml:"packet_lengths,omitempty" json:"packet_lengths,omitzero"`
+	LinkLatency   int           `yaml:"link_latency" json:"link_latency"` // cycles per external or terminal link (1)
 	// InternalLatency is the latency of the internal link of twin tori (LinkLatency).
 	InternalLatency int `yaml:"internal_latency" json:"internal_latency"`
 	RoutingDelay    int `yaml:"routing_delay" json:"routing_delay"` // cycles from a head's arrival to its departure (1)
@@ -225,8 +229,8 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 		if b.VCs < 1 || b.VCs > MaxVCs || b.Flits < 1 || b.Flits > MaxVCFlits {
 			return fmt.Errorf("%s buffer %dx%d: accepted are 1 to %d VCs of 1 to %d flits", c.kind, b.VCs, b.Flits, MaxVCs, MaxVCFlits)
 		}
-		if b.Flits/p.PacketFlits+2 > maxQueuedPackets {
-			return fmt.Errorf("%s VCs of %d flits hold %d packets of %d flit(s); accepted are at most %d packets per VC", c.kind, b.Flits, b.Flits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+		if b.Flits/p.shortestPacket()+2 > maxQueuedPackets {
+			return fmt.Errorf("%s VCs of %d flits hold %d packets of %d flit(s); accepted are at most %d packets per VC", c.kind, b.Flits, b.Flits/p.shortestPacket(), p.shortestPacket(), maxQueuedPackets-2)
 		}
 		if b.VCs < need {
 			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, b.VCs, rtName, need)
@@ -258,6 +262,9 @@ func (p *Params) validate() error {
 	if err := p.Allocator.validate(p.Switching); err != nil {
 		return err
 	}
+	if err := p.PacketLengths.validate(); err != nil {
+		return err
+	}
 	switch {
 	case p.PacketFlits == 0 && p.LinkLatency == 0:
 		return fmt.Errorf("parameters have no packet size and no link latency: start from engine.Defaults()")
@@ -275,8 +282,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("output queues need virtual cut-through switching, not %s", p.Switching)
 	case p.OutputFlits > 0 && p.OutputFlits < p.PacketFlits:
 		return fmt.Errorf("output queues of %d flits cannot hold a %d-flit packet: accepted are at least %d flits", p.OutputFlits, p.PacketFlits, p.PacketFlits)
-	case p.OutputFlits > 0 && p.OutputFlits/p.PacketFlits+2 > maxQueuedPackets:
-		return fmt.Errorf("output queues of %d flits hold %d packets of %d flit(s); accepted are at most %d packets", p.OutputFlits, p.OutputFlits/p.PacketFlits, p.PacketFlits, maxQueuedPackets-2)
+	case p.OutputFlits > 0 && p.OutputFlits/p.shortestPacket()+2 > maxQueuedPackets:
+		return fmt.Errorf("output queues of %d flits hold %d packets of %d flit(s); accepted are at most %d packets", p.OutputFlits, p.OutputFlits/p.shortestPacket(), p.shortestPacket(), maxQueuedPackets-2)
 	case p.VOQ && p.Switching != CutThrough:
 		return fmt.Errorf("virtual output queues need virtual cut-through switching, not %s", p.Switching)
 	case p.RoutingDelay < 0 || p.RoutingDelay > 1000:

@@ -172,23 +172,23 @@ func extollPreset() Preset {
 	p := Defaults()
 	p.Switching = CutThrough
 	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
-	p.PortFlits, p.BufferSplit, p.PacketFlits = 512, SplitEqual, 16
+	p.PortFlits, p.BufferSplit, p.PacketFlits, p.PacketLengths = 512, SplitEqual, 32, LengthsUniform
 	return Preset{
 		Name:    "extoll",
-		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), 16-flit packets standing in for EXTOLL's 1-32-cell ones",
+		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), packets of 1-32 cells (uniform lengths in open loop; messages cut into 32-cell packets and an unpadded last one in closed loop)",
 		Source:  "spec/5dt-extoll-adaptive.md §1.2-1.3",
 		Stated: []string{
 			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
 			"virtual cut-through, credit-based flow control, a routing unit per input port",
 			"iSLIP arbitration",
 			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
-			"variable-size packets of 1-32 cells of 16 bytes",
+			"variable-size packets of 1-32 cells of 16 bytes; a 16-byte message is a 1-cell packet, a 512-byte one a 32-cell packet (§4.1)",
 		},
 		Choices: []string{
 			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
 			"a flit is one 16-byte cell",
 			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
-			"fixed 16-flit packets stand in for the 1-32-cell ones (packet_flits changes it)",
+			"open-loop packet lengths uniform over 1-32 cells (mean 16.5), drawn per packet (the paper gives no distribution; packet_lengths: fixed and packet_flits change it)",
 			"link and routing latencies 1 cycle (MODEL.md's defaults)",
 		},
 		params: p,

@@ -15,9 +15,11 @@ import (
 // Program once per cycle and once per delivered message, never per flit.
 type Program interface {
 	// Release runs what the program can do at cycle now and calls send for every
-	// message that enters the network: source and destination PEs, packets, and an id
-	// that Delivered reports back.
-	Release(now int64, send func(src, dst, packets, id int32))
+	// message that enters the network: source and destination PEs, its flits (at
+	// least 1), and an id that Delivered reports back. The engine cuts the flits into
+	// packets of PacketFlits, padding the last one under fixed packet lengths and
+	// sending it with just the flits that remain under variable ones.
+	Release(now int64, send func(src, dst int32, flits int64, id int32))
 	// Delivered reports that the last packet of message id reaches its destination
 	// NIC at cycle at, which is later than the current cycle (the engine may know it
 	// several cycles ahead).
@@ -76,12 +78,22 @@ func (e *Engine) initProgram(p Program) {
 	e.m.initClosed(e)
 }
 
-// sendProgramMessage queues a program's message at its source NIC in the current
-// cycle. Every one is kept: a closed-loop run has no horizon and no cap on its queues.
-func (e *Engine) sendProgramMessage(src, dst, packets, id int32) {
+// sendProgramMessage queues a program's message of the given flits at its source NIC
+// in the current cycle. Every one is kept: a closed-loop run has no horizon and no cap
+// on its queues.
+func (e *Engine) sendProgramMessage(src, dst int32, flits int64, id int32) {
 	e.m.closed.messages++
-	e.m.generated(e.now, int(packets), e.L)
-	e.keep(int(src), srcMsg{gen: e.now, dst: dst, packets: packets}, int64(packets)*int64(e.L))
+	flits = max(flits, 1)
+	packets := (flits + int64(e.L) - 1) / int64(e.L)
+	if !e.varLen {
+		flits = packets * int64(e.L) // the last packet padded
+	}
+	if packets > math.MaxInt32 {
+		e.err = fmt.Errorf("a message of %d flits is more than %d packets of %d flits", flits, math.MaxInt32, e.L)
+		return
+	}
+	e.m.generated(e.now, int(packets), flits)
+	e.keep(int(src), srcMsg{gen: e.now, dst: dst, packets: int32(packets), lens: uint64(flits)}, flits)
 	// The message's id, by its slot in the source queues' pool (the queue's tail).
 	i := e.src.tail[src]
 	for int(i) >= len(e.progQueued) {
@@ -101,7 +113,7 @@ func (e *Engine) setProgramID(mi, id int32) {
 // programDelivered records a closed-loop packet whose tail reaches its NIC at cycle
 // at, and tells the program when it was the last of its message (slot mi).
 func (e *Engine) programDelivered(pk *packet, at int64, msgDone bool, mi int32) {
-	e.m.closed.deliveredFlits(pk, at, int64(e.L))
+	e.m.closed.deliveredFlits(pk, at, int64(pk.flits))
 	if msgDone {
 		e.prog.Delivered(e.progID[mi], at)
 	}

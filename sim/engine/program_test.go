@@ -22,7 +22,7 @@ func closedRun(t testing.TB, spec string, w *workload.Workload, scheme routing.S
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := workload.NewRun(w, pe, workload.RunConfig{FlitBytes: 16, PacketFlits: p.PacketFlits})
+	r, err := workload.NewRun(w, pe, workload.RunConfig{FlitBytes: 16, PacketFlits: p.PacketFlits, Unpadded: p.PacketLengths != LengthsFixed})
 	if err != nil {
 		t.Fatal(err)
 	}

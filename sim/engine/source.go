@@ -8,7 +8,8 @@ import "math/rand/v2"
 // 500,000-cycle saturated run once took 5.7 GB). The queues keep that semantics in
 // bounded memory:
 //
-//   - A waiting message is 24 bytes (generation cycle, destination, packets, link);
+//   - A waiting message is 32 bytes (generation cycle, destination, packets, link,
+//     lengths);
 //     packets exist only from the cycle the NIC starts sending them.
 //   - Horizon: a message behind more flits than the NIC can start before the run ends
 //     (it starts at most one flit per cycle) can never be sent, so it is counted as
@@ -29,7 +30,7 @@ import "math/rand/v2"
 // The cap is srcBudget messages over the whole network (srcCapMin per PE at least),
 // so queues take at most 96 MB in networks of up to 65,536 PEs. The horizon keeps
 // every queue of a run of T cycles below (T + L + largest message)/L messages
-// (packets of L flits), so a run shorter than about L·cap cycles never reaches the
+// (packets of L flits; of 1 to L flits, (T + L + largest message) messages at worst), so a run shorter than about L·cap cycles never reaches the
 // cap: its results are those of the unbounded queue bit for bit (twin:5x5x5, 250 PEs,
 // L = 4: runs under 67,000 cycles).
 const (
@@ -43,6 +44,10 @@ type srcMsg struct {
 	dst     int32
 	packets int32
 	next    int32 // the next message of the queue, or of the free list
+	// lens is what gives its packets' lengths under variable lengths: the seed of
+	// their draws (open loop, uniformLength) or the message's flits (closed loop, cut
+	// into packets of L and a last one of the rest).
+	lens uint64
 }
 
 // Source states.
@@ -135,18 +140,18 @@ func (e *Engine) generate(src int) bool {
 		return true
 	}
 	n := e.size.Sample(e.rng)
-	e.m.generated(e.now, n, e.L)
+	lens, flits := e.drawLengths(n, e.rng)
+	e.m.generated(e.now, n, flits)
 	q := &e.src
-	flits := int64(n) * int64(e.L)
 	if q.plain {
-		e.keep(src, srcMsg{gen: e.now, dst: int32(dst), packets: int32(n)}, flits)
+		e.keep(src, srcMsg{gen: e.now, dst: int32(dst), packets: int32(n), lens: lens}, flits)
 		return true
 	}
 	if q.state[src] == srcHorizon || q.flits[src] >= e.horizon() {
 		q.state[src] = srcHorizon
 		return true
 	}
-	e.keep(src, srcMsg{gen: e.now, dst: int32(dst), packets: int32(n)}, flits)
+	e.keep(src, srcMsg{gen: e.now, dst: int32(dst), packets: int32(n), lens: lens}, flits)
 	if q.n[src] >= q.capMsgs {
 		q.state[src], q.lastGen[src] = srcLazy, e.now
 		q.lazies++
@@ -190,8 +195,9 @@ func (e *Engine) refill(t int) {
 			continue
 		}
 		n := e.size.Sample(q.rng)
-		e.m.generated(g, n, e.L)
-		e.keep(t, srcMsg{gen: g, dst: int32(dst), packets: int32(n)}, int64(n)*int64(e.L))
+		lens, flits := e.drawLengths(n, q.rng)
+		e.m.generated(g, n, flits)
+		e.keep(t, srcMsg{gen: g, dst: int32(dst), packets: int32(n), lens: lens}, flits)
 	}
 }
 
@@ -209,15 +215,44 @@ func (e *Engine) countLazy(end int64) {
 				break
 			}
 			if dst := e.pat.Dest(t, q.rng); dst >= 0 && dst != t {
-				e.m.generated(g, e.size.Sample(q.rng), e.L)
+				n := e.size.Sample(q.rng)
+				_, flits := e.drawLengths(n, q.rng)
+				e.m.generated(g, n, flits)
 			}
 		}
 	}
 }
 
-// nextPacket takes the next packet of PE t's oldest message, making the message
-// when its first packet starts; the queue must not be empty.
-func (e *Engine) nextPacket(t int) int32 {
+// drawLengths draws the lengths of an open-loop message of n packets from rng: the
+// seed to keep in the message (none under fixed lengths) and its flits.
+func (e *Engine) drawLengths(n int, rng *rand.Rand) (lens uint64, flits int64) {
+	if !e.varLen {
+		return 0, int64(n) * int64(e.L)
+	}
+	lens = rng.Uint64()
+	for k := range int32(n) {
+		flits += int64(uniformLength(lens, k, e.L))
+	}
+	return lens, flits
+}
+
+// nextLength is the length of the next packet of PE t's oldest message; the queue
+// must not be empty.
+func (e *Engine) nextLength(t int) uint32 {
+	if !e.varLen {
+		return e.L
+	}
+	q := &e.src
+	m, k := q.front(t), q.started[t]
+	if e.prog != nil { // packets of L, the last one what remains
+		return uint32(min(int64(e.L), int64(m.lens)-int64(k)*int64(e.L)))
+	}
+	return uniformLength(m.lens, k, e.L)
+}
+
+// nextPacket takes the next packet of PE t's oldest message, of n flits (nextLength),
+// making the message when its first packet starts; the queue must not be empty.
+func (e *Engine) nextPacket(t int, n uint32) int32 {
 	q := &e.src
 	m := q.front(t)
 	if q.started[t] == 0 {
@@ -229,8 +264,8 @@ func (e *Engine) nextPacket(t int) int32 {
 		}
 	}
 	pi := e.newPacket()
-	e.pk[pi] = packet{src: int32(t), dst: m.dst, next: -1, msg: q.msg[t], gen: m.gen}
-	q.flits[t] -= int64(e.L)
+	e.pk[pi] = packet{src: int32(t), dst: m.dst, next: -1, msg: q.msg[t], gen: m.gen, flits: uint16(n)}
+	q.flits[t] -= int64(n)
 	if q.started[t]++; q.started[t] == m.packets {
 		q.pop(t)
 		if q.state[t] == srcLazy {

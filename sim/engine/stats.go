@@ -135,10 +135,10 @@ func (m *meter) init(e *Engine) {
 func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }
 
 // generated counts a message of the given packets generated at cycle t.
-func (m *meter) generated(t int64, packets int, L uint32) {
+func (m *meter) generated(t int64, packets int, flits int64) {
 	if m.in(t) {
 		m.genPackets += int64(packets)
-		m.genFlits += int64(packets) * int64(L)
+		m.genFlits += flits
 	}
 }
 
@@ -156,7 +156,7 @@ func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen 
 		return
 	}
 	m.delPackets++
-	m.delFlits += int64(e.L)
+	m.delFlits += int64(pk.flits)
 	m.hops += int64(pk.hops)
 	m.escHops += int64(pk.escHops)
 	m.intHops += int64(pk.intHops)
@@ -249,7 +249,8 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	if e.packetLevel {
 		for g := range e.ports {
 			if st := &e.inStream[g]; e.ports[g].inBusy > e.now && st.dvc >= 0 && e.ports[st.out].link >= 0 {
-				flitHops -= int64(e.L) - min(int64(e.L), e.now-st.start)
+				n := int64(st.flits)
+				flitHops -= n - min(n, e.now-st.start)
 			}
 		}
 	}

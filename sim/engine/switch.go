@@ -87,13 +87,13 @@ func (e *Engine) queueRoute(base, q int, ivc int32) routing.Candidate {
 	return routing.Candidate{Port: 1, VC: int8(ivc - e.ports[base+q].vc0)}
 }
 
-// verdict is whether a packet can start through output port base+c.Port now.
-func (e *Engine) verdict(base int, c routing.Candidate) (int, int64) {
+// verdict is whether a packet of n flits can start through output port base+c.Port now.
+func (e *Engine) verdict(base int, c routing.Candidate, n int32) (int, int64) {
 	op := &e.ports[base+int(c.Port)]
 	if op.outBusy > e.now {
 		return waitBusy, op.outBusy
 	}
-	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble) {
+	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble, n) {
 		return waitRoom, 0
 	}
 	return canGo, 0
@@ -150,7 +150,7 @@ func (e *Engine) considerVOQ(s, q, base int, ivc int32) (c routing.Candidate, ve
 		if e.readyAt(ent) > e.now {
 			continue
 		}
-		switch vd, when := e.verdict(base, *r); vd {
+		switch vd, when := e.verdict(base, *r, int32(e.lenOf(ent.pkt))); vd {
 		case canGo:
 			if key := (out - int(ip.voqRR) + np) % np; key < bestKey {
 				bestKey, c, slot = key, *r, int32(pos)

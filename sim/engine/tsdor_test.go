@@ -26,8 +26,8 @@ func extollParams(t testing.TB, load float64, measure int64) Params {
 	return p
 }
 
-// The EXTOLL-style card: iSLIP with one iteration, virtual cut-through, 16-flit
-// packets, 512 flits per input port shared equally by the VCs the routing uses: TSDOR's
+// The EXTOLL-style card: iSLIP with one iteration, virtual cut-through, packets of 1
+// to 32 flits (uniform lengths), 512 flits per input port shared equally by the VCs the routing uses: TSDOR's
 // two traffic classes of two VCs get 4x128, DOR's dateline pair 2x256, the NIC's one VC
 // all 512 (docs/model.md).
 func TestExtollPreset(t *testing.T) {
@@ -51,7 +51,7 @@ func TestExtollPreset(t *testing.T) {
 		}
 		p := e.Params()
 		if p.Terminal != c.term || p.External != c.ext || net.IsTwin() && p.Internal != c.int ||
-			p.Allocator != (Allocator{ISLIP: true, Iterations: 1}) || p.PacketFlits != 16 || p.Switching != CutThrough {
+			p.Allocator != (Allocator{ISLIP: true, Iterations: 1}) || p.PacketFlits != 32 || p.PacketLengths != LengthsUniform || p.Switching != CutThrough {
 			t.Errorf("%s %s under extoll: %+v", c.spec, c.routing, p)
 		}
 	}

@@ -68,7 +68,7 @@ func (e *Engine) allocateWormhole(s int) {
 				}
 			} else if dvc := op.down + int32(c.VC); w.heldBy[dvc] >= 0 {
 				continue
-			} else if !e.room(&e.vcs[dvc], c.Bubble) {
+			} else if !e.room(&e.vcs[dvc], c.Bubble, 1) {
 				blocked = true
 				continue
 			}
@@ -233,7 +233,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	if op.outRR = ip.local + 1; int(op.outRR) == int(e.swPorts[op.sw]) {
 		op.outRR = 0
 	}
-	if uint32(vc.headSent) < e.L {
+	if uint32(vc.headSent) < e.lenOf(pi) {
 		return
 	}
 	// The tail has left: release the output VC, move on to the next packet.

@@ -73,7 +73,8 @@ func (p Point) program(net *topology.Network) (*workload.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workload %s: %w", spec, err)
 	}
-	return workload.NewRun(w, pe, workload.RunConfig{FlitBytes: p.FlitBytes, PacketFlits: p.PacketFlits, LocalCycles: p.LocalCycles})
+	return workload.NewRun(w, pe, workload.RunConfig{FlitBytes: p.FlitBytes, PacketFlits: p.PacketFlits,
+		Unpadded: p.PacketLengths != engine.LengthsFixed, LocalCycles: p.LocalCycles})
 }
 
 // checkProgram checks what program would refuse without building a collective's

@@ -261,7 +261,7 @@ func (s Spec) Curves() ([]Curve, error) {
 		}
 		sizes[i] = v.String()
 		// The largest load must be one the NICs can generate with these sizes.
-		if _, err := traffic.NewInjection(s.maxLoad(), v, max(s.Engine.PacketFlits, 1)); err != nil {
+		if _, err := traffic.NewInjection(s.maxLoad(), v, max(s.Engine.MeanPacketFlits(), 1)); err != nil {
 			return nil, s.errAt(s.maxLoadKey(), fmt.Errorf("with sizes %s: %w", v, err))
 		}
 	}

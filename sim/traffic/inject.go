@@ -20,21 +20,22 @@ type Injection struct {
 }
 
 // NewInjection sets up generation at an offered load in flits/cycle/PE for messages
-// of the given sizes and packets of packetFlits flits: p = load / (mean flits per
-// message). It fails when load is negative or not finite, when packetFlits < 1, and
-// when p > 1 (no PE can start more than one message per cycle).
-func NewInjection(load float64, sizes Sizes, packetFlits int) (Injection, error) {
+// of the given sizes and packets of packetFlits flits on average (the engine's
+// packet length, or the mean of variable ones): p = load / (mean flits per message).
+// It fails when load is negative or not finite, when packetFlits < 1, and when p > 1
+// (no PE can start more than one message per cycle).
+func NewInjection(load float64, sizes Sizes, packetFlits float64) (Injection, error) {
 	if math.IsNaN(load) || math.IsInf(load, 0) || load < 0 {
 		return Injection{}, fmt.Errorf("offered load %v flits/cycle/PE: accepted is a finite number >= 0", load)
 	}
-	if packetFlits < 1 {
-		return Injection{}, fmt.Errorf("packet of %d flits: accepted is 1 or more", packetFlits)
+	if !(packetFlits >= 1) || math.IsInf(packetFlits, 0) {
+		return Injection{}, fmt.Errorf("packet of %s flits: accepted is 1 or more", fmtFloat(packetFlits))
 	}
-	mean := sizes.Mean() * float64(packetFlits)
+	mean := sizes.Mean() * packetFlits
 	p := load / mean
 	if p > 1 {
-		return Injection{}, fmt.Errorf("offered load %s flits/cycle/PE needs %s messages per cycle per PE, but at most 1 is possible with messages of %s packets x %d flits (mean %s flits); accepted loads are 0 to %s",
-			fmtFloat(load), fmtFloat(p), sizes, packetFlits, fmtFloat(mean), fmtFloat(mean))
+		return Injection{}, fmt.Errorf("offered load %s flits/cycle/PE needs %s messages per cycle per PE, but at most 1 is possible with messages of %s packets x %s flits (mean %s flits); accepted loads are 0 to %s",
+			fmtFloat(load), fmtFloat(p), sizes, fmtFloat(packetFlits), fmtFloat(mean), fmtFloat(mean))
 	}
 	return Injection{load: load, p: p, logq: math.Log1p(-p)}, nil
 }

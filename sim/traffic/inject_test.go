@@ -30,7 +30,7 @@ func TestInjectionRate(t *testing.T) {
 		{0, "1-32", 1, 0},
 	}
 	for _, c := range cases {
-		in, err := NewInjection(c.load, mustSizes(t, c.sizes), c.flits)
+		in, err := NewInjection(c.load, mustSizes(t, c.sizes), float64(c.flits))
 		if err != nil {
 			t.Errorf("load %g, %s x %d flits: %v", c.load, c.sizes, c.flits, err)
 			continue
@@ -57,7 +57,7 @@ func TestInjectionErrors(t *testing.T) {
 		{16, mustSizes(t, "70%x2,30%x8"), 4, "accepted loads are 0 to 15.2"},
 	}
 	for _, c := range cases {
-		_, err := NewInjection(c.load, c.sizes, c.flits)
+		_, err := NewInjection(c.load, c.sizes, float64(c.flits))
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("load %g, %s x %d: error %v, want one line with %q", c.load, c.sizes, c.flits, err, c.want)
 		}

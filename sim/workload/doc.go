@@ -22,7 +22,9 @@
 //
 // A message of B bytes is cut into flits of RunConfig.FlitBytes (16 by default, the
 // EXTOLL cell) and the flits into packets of the engine's length; the last packet is
-// padded, and an empty message still takes one packet. Tasks on one PE share its NIC,
+// padded under the engine's fixed packet lengths and carries just the remaining flits
+// under variable ones (RunConfig.Unpadded), and an empty message still takes one
+// packet. Tasks on one PE share its NIC,
 // whose source queue sends messages in the order they were posted; a message between
 // two tasks of one PE bypasses the network and costs RunConfig.LocalCycles (0).
 //

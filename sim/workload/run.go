@@ -11,8 +11,12 @@ import (
 type RunConfig struct {
 	// FlitBytes is the bytes one flit carries (DefaultFlitBytes).
 	FlitBytes int `yaml:"flit_bytes" json:"flit_bytes"`
-	// PacketFlits is the packet length in flits: the engine's (4).
+	// PacketFlits is the packet length in flits: the engine's (4), the longest
+	// packet when Unpadded.
 	PacketFlits int `yaml:"-" json:"-"`
+	// Unpadded is the engine's variable packet lengths: a message's last packet
+	// carries just the flits that remain instead of being padded to PacketFlits.
+	Unpadded bool `yaml:"-" json:"-"`
 	// LocalCycles is the cost of a message between two tasks on one PE, which
 	// bypasses the network: the receiver has it that many cycles after the send (0).
 	LocalCycles int64 `yaml:"local_cycles" json:"local_cycles"`
@@ -44,15 +48,26 @@ func (c RunConfig) Check() error {
 
 // Packets is the number of packets a message of the given bytes takes: its bytes
 // cut into flits of FlitBytes, the flits into packets of PacketFlits, the last
-// packet padded to full length (the engine's packets have one length). An empty
-// message still sends one packet, as MPI's zero-byte messages do.
+// packet padded to full length unless Unpadded. An empty message still sends one
+// packet of one flit, as MPI's zero-byte messages do.
 func (c RunConfig) Packets(bytes int64) int64 {
+	return (c.Flits(bytes) + int64(c.PacketFlits) - 1) / int64(c.PacketFlits)
+}
+
+// Flits is the number of flits a message of the given bytes puts into the network:
+// its bytes cut into flits of FlitBytes (at least one), padded to whole packets of
+// PacketFlits unless Unpadded.
+func (c RunConfig) Flits(bytes int64) int64 {
 	fb := int64(c.FlitBytes)
 	if fb == 0 {
 		fb = DefaultFlitBytes
 	}
-	flits := (bytes + fb - 1) / fb
-	return max(1, (flits+int64(c.PacketFlits)-1)/int64(c.PacketFlits))
+	flits := max(1, (bytes+fb-1)/fb)
+	if c.Unpadded {
+		return flits
+	}
+	pf := int64(c.PacketFlits)
+	return (flits + pf - 1) / pf * pf
 }
 
 // RunStats is what a closed-loop run of a workload did.
@@ -66,7 +81,8 @@ type RunStats struct {
 	Messages      int64 `json:"messages"`
 	LocalMessages int64 `json:"local_messages"`
 	Bytes         int64 `json:"bytes"`
-	// Packets and Flits are what entered the network (last packets padded).
+	// Packets and Flits are what entered the network (last packets padded unless
+	// RunConfig.Unpadded).
 	Packets int64 `json:"packets"`
 	Flits   int64 `json:"flits"`
 }
@@ -117,9 +133,9 @@ func NewRun(w *Workload, pe []int32, cfg RunConfig) (*Run, error) {
 }
 
 // Release runs every task that is ready at cycle now until it blocks, computes or
-// ends, and calls send for each message that enters the network (PEs, packets, and
+// ends, and calls send for each message that enters the network (PEs, flits, and
 // the message's id for Delivered).
-func (r *Run) Release(now int64, send func(src, dst, packets, id int32)) {
+func (r *Run) Release(now int64, send func(src, dst int32, flits int64, id int32)) {
 	for len(r.wake) > 0 && r.wake.Min().At <= now {
 		t := r.wake.Min().ID
 		r.wake.Pop()
@@ -128,7 +144,7 @@ func (r *Run) Release(now int64, send func(src, dst, packets, id int32)) {
 }
 
 // step runs task t at cycle now.
-func (r *Run) step(t int32, now int64, send func(src, dst, packets, id int32)) {
+func (r *Run) step(t int32, now int64, send func(src, dst int32, flits int64, id int32)) {
 	w := r.w
 	end := w.start[t+1]
 	for r.pc[t] < end {
@@ -144,10 +160,10 @@ func (r *Run) step(t int32, now int64, send func(src, dst, packets, id int32)) {
 				r.stats.LocalMessages++
 				r.Delivered(m, now+r.cfg.LocalCycles)
 			} else {
-				n := r.cfg.Packets(op.N)
-				r.stats.Packets += n
-				r.stats.Flits += n * int64(r.cfg.PacketFlits)
-				send(src, dst, int32(n), m)
+				f := r.cfg.Flits(op.N)
+				r.stats.Packets += r.cfg.Packets(op.N)
+				r.stats.Flits += f
+				send(src, dst, f, m)
 			}
 		case Recv:
 			m := w.msgOf[i]

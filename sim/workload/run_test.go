@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// fakeNetwork runs a workload on a network where every message of n packets arrives
-// latency + 4·(n−1) cycles after it is sent, with no contention: a stand-in for the
+// fakeNetwork runs a workload on a network where every message of f flits (n packets
+// of 4) arrives latency + f − 4 = latency + 4·(n−1) cycles after it is sent, with no contention: a stand-in for the
 // engine that makes execution times easy to compute by hand.
 func fakeNetwork(t *testing.T, r *Run, latency int64) int64 {
 	t.Helper()
@@ -13,8 +13,8 @@ func fakeNetwork(t *testing.T, r *Run, latency int64) int64 {
 		if now > 1e6 {
 			t.Fatalf("not done after a million cycles: %s", r.Blocked())
 		}
-		r.Release(now, func(src, dst, packets, id int32) {
-			at := now + latency + 4*int64(packets-1)
+		r.Release(now, func(src, dst int32, flits int64, id int32) {
+			at := now + latency + flits - 4
 			r.Delivered(id, at) // reported ahead of its cycle, as the engine does
 		})
 	}
