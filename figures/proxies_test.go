@@ -59,7 +59,7 @@ func TestExtollCollectiveCells(t *testing.T) {
 	if c := byName["C2 All2All: 5DT latency lower"]; c.Ours != "not run" {
 		t.Errorf("C2 without cells: %+v", c)
 	}
-	if h, rows := CollectiveCellsTable(cells); len(rows) != 2 || len(rows[0]) != len(h) || rows[0][6] != "same" {
+	if h, rows := CollectiveCellsTable(cells); len(rows) != 2 || len(rows[0]) != len(h) || rows[0][7] != "same" || rows[0][1] != "binomial" {
 		t.Errorf("table %v %v", h, rows)
 	}
 	if rangeVerdict([]float64{10, 20}, []float64{12, -1}) != "no (sign)" || rangeVerdict([]float64{10, 20}, []float64{40, 50}) != "partly (larger)" ||
