@@ -156,6 +156,31 @@ func TestRunExtollPreset(t *testing.T) {
 	}
 }
 
+// --packet-lengths: the extoll preset's uniform lengths of up to 32 flits land in the
+// point unless a flag sets them; fixed lengths stay out of the point's JSON (its key);
+// a bad value is one line naming what is accepted.
+func TestRunPacketLengths(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		flits   string
+		lengths bool
+	}{
+		{[]string{"--switch", "extoll"}, `"packet_flits": 32,`, true},
+		{[]string{"--switch", "extoll", "--packet-lengths", "fixed", "--packet", "16"}, `"packet_flits": 16,`, false},
+		{[]string{"--packet-lengths", "uniform", "--packet", "8"}, `"packet_flits": 8,`, true},
+	} {
+		args := append([]string{"run", "twin:4x4x2x2x2", "--routing", "tsdor", "--deadlock", "vc", "--warmup", "100", "--cycles", "300", "--load", "0.3", "--json"}, c.args...)
+		out, _, err := run(t, args...)
+		if err != nil || !strings.Contains(out, c.flits) || strings.Contains(out, `"packet_lengths": "uniform"`) != c.lengths || strings.Count(out, "packet_lengths") > 1 {
+			t.Errorf("%v: want %s and uniform lengths %v in the point (%v)\n%s", c.args, c.flits, c.lengths, err, out)
+		}
+	}
+	_, _, err := run(t, "run", "torus:4x4", "--packet-lengths", "normal")
+	if err == nil || err.Error() != `--packet-lengths: packet lengths "normal": accepted are fixed (every packet packet_flits long, the default) and uniform (1 to packet_flits flits)` {
+		t.Errorf("bad --packet-lengths: %v", err)
+	}
+}
+
 // --threads changes how a run uses the cores, not its JSON: byte for byte but for the
 // wall-clock time, on twin:8x8x8/D under both schemes and both switchings (wormhole on
 // one core whatever --threads says) and on the extoll card (TestThreadsBitIdentical

@@ -18,12 +18,15 @@
 //   - crossbar: one flit per cycle per input port and per output port; an output port
 //     carries one packet at a time, from head to tail;
 //   - a credit returns to the upstream sender LinkLatency cycles after its flit left;
+//   - packets are PacketFlits long, or under PacketLengths uniform 1 to PacketFlits
+//     flits each (lengths.go);
 //   - virtual cut-through: a packet starts only when the downstream VC has room for it
-//     all (two packets when the hop enters a ring under bubble flow control);
+//     all (and for one more of the longest packets when the hop enters a ring under
+//     bubble flow control);
 //   - NICs inject at most one flit per cycle and eject one flit per cycle.
 //
 // Source queues are unbounded in the model and latency runs from generation; in
-// memory a queue keeps 24 bytes per waiting message up to a cap, beyond which the PE
+// memory a queue keeps 32 bytes per waiting message up to a cap, beyond which the PE
 // draws its traffic lazily in the same law (source.go). Runs shorter than about
 // packet length × cap cycles never reach the cap. Sizes are checked before anything is
 // allocated, against the engine's limits and the machine's memory (limits.go).

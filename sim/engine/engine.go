@@ -86,19 +86,15 @@ type vcState struct {
 	headPkt           int32 // head packet, when qLen > 0
 	headSent          uint16
 	qHead, qLen, qCap uint16
-	rampLen           uint16
-	// Variable lengths: the lengths of the departed packets whose ramps have not
-	// started yet (evRamp), a ring of rampN at rampHead in Engine.rampLens, laid out
-	// as the queue's.
-	rampHead, rampN uint16
-	creditsBack     int32 // flit level: credits on their way back to the sender
-	route           routing.Candidate
-	routed          bool
-	ramping         bool
+	creditsBack       int32 // flit level: credits on their way back to the sender
+	route             routing.Candidate
+	routed            bool
+	ramping           bool
 	// cands: the head's candidates are cached (Engine.cands), valid until the head
 	// leaves; nCands is how many.
-	cands  bool
-	nCands uint8
+	cands   bool
+	nCands  uint8
+	rampLen uint16 // see credits
 }
 
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
@@ -174,10 +170,11 @@ type Engine struct {
 	wide    []bool
 	vcs     []vcState
 	queue   []qEntry
-	// rampLens holds each VC's ring of pending ramp lengths (vcState.rampHead), under
-	// variable lengths only: a ramp with a credit delay above one cycle starts on an
-	// event, after the VC may have sent further packets.
+	// rampLens holds each VC's ring of pending ramp lengths (rampRing), laid out as
+	// the queue's, under variable lengths only: a ramp with a credit delay above one
+	// cycle starts on an event, after the VC may have sent further packets.
 	rampLens []uint16
+	rampRing []rampRing // per VC
 
 	// Per terminal (NIC).
 	src        sources
@@ -426,6 +423,7 @@ func (e *Engine) layout() {
 		// The packets whose ramps are pending still hold their credits, as queued ones
 		// do: together they never outnumber the queue's entries.
 		e.rampLens = make([]uint16, qtotal)
+		e.rampRing = make([]rampRing, len(e.vcs))
 	}
 	if p.VOQ {
 		e.voq = newVOQ(qtotal, maxPorts)
@@ -826,14 +824,18 @@ func (e *Engine) deferRamp(ivc int32, n uint32) {
 	if !e.varLen {
 		return
 	}
-	vc := &e.vcs[ivc]
-	i := vc.rampHead + vc.rampN
+	vc, r := &e.vcs[ivc], &e.rampRing[ivc]
+	i := r.head + r.n
 	if i >= vc.qCap {
 		i -= vc.qCap
 	}
 	e.rampLens[vc.qBase+int32(i)] = uint16(n)
-	vc.rampN++
+	r.n++
 }
+
+// rampRing is a VC's ring of pending ramp lengths in Engine.rampLens: n of them from
+// head on.
+type rampRing struct{ head, n uint16 }
 
 // pendingRamp is the length of the packet whose ramp at ivc starts now (evRamp):
 // ramps start in the order their packets left.
@@ -841,12 +843,12 @@ func (e *Engine) pendingRamp(ivc int32) uint32 {
 	if !e.varLen {
 		return e.L
 	}
-	vc := &e.vcs[ivc]
-	n := e.rampLens[vc.qBase+int32(vc.rampHead)]
-	if vc.rampHead++; vc.rampHead == vc.qCap {
-		vc.rampHead = 0
+	vc, r := &e.vcs[ivc], &e.rampRing[ivc]
+	n := e.rampLens[vc.qBase+int32(r.head)]
+	if r.head++; r.head == vc.qCap {
+		r.head = 0
 	}
-	vc.rampN--
+	r.n--
 	return uint32(n)
 }
 

@@ -78,6 +78,10 @@ func footprint(z topology.Size, p Params) Footprint {
 	if p.VOQ {
 		perSlot += int64(unsafe.Sizeof(routing.Candidate{}))
 	}
+	if p.PacketLengths != LengthsFixed {
+		perSlot += 2 // the lengths of pending credit ramps (Engine.rampLens)
+		perVC += int64(unsafe.Sizeof(rampRing{}))
+	}
 	f.State = f.VCs*perVC + f.QueueEntries*perSlot + ports*perPort +
 		switches*perSwitch + z.Terminals*perPE +
 		2<<20 // calendar wheel, histograms, timing wheel
