@@ -42,13 +42,9 @@ type AppRow struct {
 	DeadlockCount float64
 }
 
-// Category names a row's category as the paper's x axis does.
-func (r AppRow) Category() string {
-	if r.PerPE == 1 {
-		return fmt.Sprintf("%d PEs 1 task/PE", r.PEs)
-	}
-	return fmt.Sprintf("%d PEs %d tasks/PE", r.PEs, r.PerPE)
-}
+// Category names a row's category, the paper's x axis ("256 PEs 2-cores") as PEs ×
+// tasks per PE: "256×2".
+func (r AppRow) Category() string { return fmt.Sprintf("%d×%d", r.PEs, r.PerPE) }
 
 // Apps reads the experiment in mode. Quick runs the 256-PE specs with one task per PE
 // and two replications.
@@ -153,7 +149,11 @@ func AppBars(rows []AppRow, proxy string, metric experiment.MetricName) (plots.B
 			}
 		}
 	}
-	return plots.BarPlot{Options: plots.Options{Title: proxy + ": " + appMetricName(metric), YLabel: axisLabel(metric)},
+	unit := "cycles"
+	if metric == experiment.SwitchUtilisation {
+		unit = "cycles delivering"
+	}
+	return plots.BarPlot{Options: plots.Options{Title: proxy + ": " + appMetricName(metric), XLabel: "PEs × tasks per PE", YLabel: unit},
 		Categories: cats, Groups: groups}, nil
 }
 

@@ -140,7 +140,7 @@ func TestAppRowsAndClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 18 || rows[0].Category() != "256 PEs 1 task/PE" || rows[17].Category() != "256 PEs 4 tasks/PE" || rows[2].Series != "Det. 5DT torus" {
+	if len(rows) != 18 || rows[0].Category() != "256×1" || rows[17].Category() != "256×4" || rows[2].Series != "Det. 5DT torus" {
 		t.Fatalf("rows %+v", rows)
 	}
 	bars, err := AppBars(rows, "randomaccess", e2e)

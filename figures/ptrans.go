@@ -155,7 +155,7 @@ func PTRANSBars(rows []PTRANSRow, latency bool) (plots.BarPlot, error) {
 		what = "network flit latency"
 	}
 	return plots.BarPlot{Options: plots.Options{Title: "PTRANS: " + what + " normalised to the 3D torus", YLabel: what + " / 3D torus's"},
-		Categories: cats, Groups: groups, Labels: true}, nil
+		Categories: cats, Groups: groups}, nil
 }
 
 // PTRANSClaims sets the paper's 5DT reductions (Fig. 7: execution time −25/−34/−22 %
