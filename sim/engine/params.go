@@ -96,8 +96,9 @@ type Params struct {
 	PacketFlits int       `yaml:"packet_flits" json:"packet_flits"` // flits per packet, the longest under variable lengths (4)
 	// PacketLengths is fixed (every packet PacketFlits long, the zero value) or
 	// uniform (1 to PacketFlits flits: lengths.go). Left out of JSON when fixed, so the
-	// keys of points stored before lengths were a parameter stay the same.
-	PacketLengths PacketLengths `yaml:"packet_lengths,omitempty" json:"packet_lengths,omitzero"`
+	// keys of points stored before lengths were a parameter stay the same; always in
+	// YAML, so that a spec saying fixed under a uniform preset (extoll) reads back fixed.
+	PacketLengths PacketLengths `yaml:"packet_lengths" json:"packet_lengths,omitzero"`
 	LinkLatency   int           `yaml:"link_latency" json:"link_latency"` // cycles per external or terminal link (1)
 	// InternalLatency is the latency of the internal link of twin tori (LinkLatency).
 	InternalLatency int `yaml:"internal_latency" json:"internal_latency"`
