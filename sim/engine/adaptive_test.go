@@ -111,16 +111,7 @@ func TestAdaptiveInvariants(t *testing.T) {
 			p.External, p.Terminal, p.Internal = Buffer{4, 6}, Buffer{4, 6}, Buffer{8, 6}
 		}
 		e := newAdaptive(t, c.spec, c.scheme, c.selection, "uniform", p)
-		e.packetLevel = false
-		for e.now < 2000 {
-			e.Step()
-			if err := e.check(); err != nil {
-				t.Fatalf("%s %s: %v", c.spec, c.selection, err)
-			}
-			if e.dl != nil {
-				t.Fatalf("%s %s: %v", c.spec, c.selection, e.dl)
-			}
-		}
+		stepChecked(t, e, 2000, c.spec+" "+c.selection)
 	}
 }
 

@@ -71,18 +71,26 @@ func TestInvariantsEveryCycle(t *testing.T) {
 			}
 		}
 		e := newRun(t, c.spec, c.scheme, "uniform", p)
-		e.packetLevel = false // every flit is visible to check
-		for e.now < 2000 {
-			e.Step()
-			if err := e.check(); err != nil {
-				t.Fatalf("%s %s %s: %v", c.spec, c.scheme, c.sw, err)
-			}
-			if e.dl != nil {
-				t.Fatalf("%s %s: unexpected %v", c.spec, c.scheme, e.dl)
-			}
-		}
+		stepChecked(t, e, 2000, fmt.Sprintf("%s %s %s", c.spec, c.scheme, c.sw))
 		if e.m.ejectAll == 0 {
 			t.Fatalf("%s: nothing delivered", c.spec)
+		}
+	}
+}
+
+// stepChecked runs e at the flit level (every flit visible to check) until cycle until,
+// checking the invariants every cycle; it fails, naming label, at the first broken
+// invariant or deadlock.
+func stepChecked(t *testing.T, e *Engine, until int64, label string) {
+	t.Helper()
+	e.packetLevel = false
+	for e.now < until {
+		e.Step()
+		if err := e.check(); err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		if e.dl != nil {
+			t.Fatalf("%s: unexpected %v", label, e.dl)
 		}
 	}
 }

@@ -101,16 +101,7 @@ func TestUniformLengthsInvariants(t *testing.T) {
 			p.External, p.Terminal, p.Internal = Buffer{4, 6}, Buffer{4, 6}, Buffer{8, 6}
 		}
 		e := newRun(t, c.spec, c.scheme, "uniform", p)
-		e.packetLevel = false
-		for e.now < 2000 {
-			e.Step()
-			if err := e.check(); err != nil {
-				t.Fatalf("%s %s %s: %v", c.spec, c.scheme, c.sw, err)
-			}
-			if e.dl != nil {
-				t.Fatalf("%s %s: unexpected %v", c.spec, c.scheme, e.dl)
-			}
-		}
+		stepChecked(t, e, 2000, fmt.Sprintf("%s %s %s", c.spec, c.scheme, c.sw))
 		if e.m.ejectAll == 0 {
 			t.Fatalf("%s: nothing delivered", c.spec)
 		}
