@@ -144,7 +144,7 @@ func Reductions(src Summarized, metric experiment.MetricName, base, other, schem
 			continue
 		}
 		cats = append(cats, w)
-		ours.Values = append(ours.Values, 100*(b-o)/b)
+		ours.Values = append(ours.Values, reduction(b, o))
 		r := math.NaN()
 		if paper != nil {
 			r = paper(w)
