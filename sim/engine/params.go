@@ -145,13 +145,16 @@ type Params struct {
 	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance"`
 	// TransitPriority gives packets in transit priority over packets being injected when
 	// both want the same output port (BlueGene/L's congestion control, which the
-	// twisted-tori paper's router has); false: round-robin among all inputs.
-	TransitPriority bool `yaml:"transit_priority,omitempty" json:"transit_priority,omitempty"`
+	// twisted-tori paper's router has); false: round-robin among all inputs. Left out of
+	// JSON when false (keys of points stored before it existed stay the same); always in
+	// YAML, so that a spec saying false under a preset saying true (insee) reads back false.
+	TransitPriority bool `yaml:"transit_priority" json:"transit_priority,omitempty"`
 	// CrossbarPerVC gives every input VC its own crossbar input (BlueGene/L's switch):
 	// the VCs of one input port forward packets concurrently, one new packet per input
 	// port per cycle, each at one flit per cycle. False: one crossbar input per port,
-	// one packet at a time (MODEL.md). Virtual cut-through only.
-	CrossbarPerVC bool `yaml:"crossbar_per_vc,omitempty" json:"crossbar_per_vc,omitempty"`
+	// one packet at a time (MODEL.md). Virtual cut-through only. In YAML and JSON as
+	// TransitPriority, for the same reasons.
+	CrossbarPerVC bool `yaml:"crossbar_per_vc" json:"crossbar_per_vc,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 	// Threads is how many cores one simulation's allocation phase uses (0 or 1: one).
