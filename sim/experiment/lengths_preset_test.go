@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/engine"
@@ -32,5 +33,20 @@ func TestSpecFixedLengthsUnderUniformPreset(t *testing.T) {
 	}
 	if back.Engine.PacketLengths != engine.LengthsFixed || back.Hash() != spec.withDefaults().Hash() {
 		t.Errorf("read back with %v lengths, hash %s (want fixed, %s)", back.Engine.PacketLengths, back.Hash(), spec.Hash())
+	}
+}
+
+// A table row says whether its packets were of one length or of uniform lengths, since
+// packet_flits alone (the longest packet) does not tell the two apart.
+func TestRowPacketLengths(t *testing.T) {
+	for _, l := range []engine.PacketLengths{engine.LengthsFixed, engine.LengthsUniform} {
+		r := Record{Result: &engine.Result{}}
+		r.Point.PacketFlits, r.Point.PacketLengths = 32, l
+		if got := RowOf(&r).PacketLengths; got != l.String() {
+			t.Errorf("lengths %v: row says %q", l, got)
+		}
+	}
+	if !slices.Contains(Columns(), "packet_lengths") {
+		t.Errorf("columns %v lack packet_lengths", Columns())
 	}
 }

@@ -16,24 +16,27 @@ import (
 // parquet tags); pandas, R and the plots read them. Wall time is left out, so that
 // equal sweeps give equal tables.
 type Row struct {
-	Key         string  `parquet:"key"`
-	Curve       string  `parquet:"curve"`
-	CurveKey    string  `parquet:"curve_key"`
-	Topology    string  `parquet:"topology"`
-	Routing     string  `parquet:"routing"`
-	Selection   string  `parquet:"selection"`
-	Deadlock    string  `parquet:"deadlock"` // the scheme; Deadlocked is the outcome
-	Tie         string  `parquet:"tie"`
-	Traffic     string  `parquet:"traffic"`
-	Sizes       string  `parquet:"sizes"`
-	Switching   string  `parquet:"switching"`
-	PacketFlits int64   `parquet:"packet_flits"`
-	Buffers     string  `parquet:"buffers"`
-	Warmup      int64   `parquet:"warmup"`
-	Measure     int64   `parquet:"measure"`
-	Load        float64 `parquet:"load"`
-	Seed        uint64  `parquet:"seed"`
-	Replication int64   `parquet:"replication"`
+	Key         string `parquet:"key"`
+	Curve       string `parquet:"curve"`
+	CurveKey    string `parquet:"curve_key"`
+	Topology    string `parquet:"topology"`
+	Routing     string `parquet:"routing"`
+	Selection   string `parquet:"selection"`
+	Deadlock    string `parquet:"deadlock"` // the scheme; Deadlocked is the outcome
+	Tie         string `parquet:"tie"`
+	Traffic     string `parquet:"traffic"`
+	Sizes       string `parquet:"sizes"`
+	Switching   string `parquet:"switching"`
+	PacketFlits int64  `parquet:"packet_flits"`
+	// PacketLengths is fixed or uniform (engine.PacketLengths): with uniform lengths,
+	// PacketFlits is the longest packet.
+	PacketLengths string  `parquet:"packet_lengths"`
+	Buffers       string  `parquet:"buffers"`
+	Warmup        int64   `parquet:"warmup"`
+	Measure       int64   `parquet:"measure"`
+	Load          float64 `parquet:"load"`
+	Seed          uint64  `parquet:"seed"`
+	Replication   int64   `parquet:"replication"`
 
 	Offered             float64 `parquet:"offered"`
 	Accepted            float64 `parquet:"accepted"`
@@ -106,7 +109,7 @@ func openRow(r *Record) Row {
 	return Row{
 		Key: r.Key, Curve: curveName(p), CurveKey: curveKeyOf(p),
 		Topology: p.Topology, Routing: p.Routing, Selection: p.Selection, Deadlock: p.Deadlock, Tie: p.Tie, Traffic: p.Traffic, Sizes: p.Sizes,
-		Switching: p.Switching.String(), PacketFlits: int64(p.PacketFlits), Buffers: res.Buffers,
+		Switching: p.Switching.String(), PacketFlits: int64(p.PacketFlits), PacketLengths: p.PacketLengths.String(), Buffers: res.Buffers,
 		Warmup: p.Warmup, Measure: p.Measure, Load: p.Load, Seed: p.Seed, Replication: int64(r.Replication),
 
 		Offered: res.Offered, Accepted: res.Accepted,
