@@ -42,7 +42,8 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
 	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
 	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv", "kns-4k-summary.csv",
-	"kns-4k-permutations-summary.csv",
+	"kns-4k-permutations-summary.csv", "kns-4k-more-summary.csv", "kns-4k-torus-summary.csv",
+	"kns-4k-more-permutations-summary.csv", "kns-4k-torus-permutations-summary.csv",
 	"extoll-summary.csv", "ndt-fig6-summary.csv", "ndt-fig6-8k-summary.csv", "twisted-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
