@@ -60,7 +60,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		return -1
 	}
 	s := int(ip.sw)
-	base := int(e.swBase[s])
+	base := int(e.sw[s].base)
 	var c routing.Candidate
 	if e.isQueue(s) {
 		c = e.queueRoute(base, int(ip.local), ivc)
@@ -210,7 +210,7 @@ func (e *Engine) waitsForWormhole(ivc int32) int32 {
 	}
 	ip := &e.ports[vc.port]
 	s := int(ip.sw)
-	base := int(e.swBase[s])
+	base := int(e.sw[s].base)
 	pk := &e.pk[vc.headPkt]
 	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
 	if len(cands) == 0 {

@@ -60,7 +60,7 @@ func footprint(z topology.Size, p Params) Footprint {
 		f.VCs += vcs
 		f.QueueEntries += vcs * int64(c.buf.Flits/p.shortestPacket()+2)
 	}
-	perSwitch := int64(8 + 1 + 3*8 + 4 + 2) // ready mask, width, allocation stamps, port range
+	perSwitch := int64(unsafe.Sizeof(switchState{}))
 	ports, switches := z.Ports(), z.Switches
 	if p.OutputFlits > 0 { // a two-port stage per port, with as many VCs as the link's far end
 		vcs := f.VCs

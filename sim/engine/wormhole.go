@@ -44,8 +44,8 @@ func (e *Engine) initWormhole() {
 // downstream tries again next cycle.
 func (e *Engine) allocateWormhole(s int) {
 	w := e.wh
-	base := int(e.swBase[s])
-	np := int(e.swPorts[s])
+	base := int(e.sw[s].base)
+	np := int(e.sw[s].ports)
 	blocked := false
 	nreq := 0
 	ports, sleep := e.inputs(s), int64(math.MaxInt64) // no input is busy under wormhole
@@ -84,7 +84,7 @@ func (e *Engine) allocateWormhole(s int) {
 		in, out := base+int(r.in), base+int(r.out)
 		ip, op := &e.ports[in], &e.ports[out]
 		if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
-			e.swReady[s] &^= 1 << uint(r.in)
+			e.sw[s].ready &^= 1 << uint(r.in)
 		}
 		w.out[r.ivc] = int32(out)
 		if op.down < 0 {
@@ -169,7 +169,7 @@ func (e *Engine) advanceWormhole() {
 			continue
 		}
 		out := w.out[ivc]
-		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), int(e.swPorts[e.ports[out].sw])) {
+		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), int(e.sw[e.ports[out].sw].ports)) {
 			w.outStamp[out], w.outWin[out] = now, ivc
 		}
 	}
@@ -230,7 +230,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 			ip.inRR = 0
 		}
 	}
-	if op.outRR = ip.local + 1; int(op.outRR) == int(e.swPorts[op.sw]) {
+	if op.outRR = ip.local + 1; int(op.outRR) == int(e.sw[op.sw].ports) {
 		op.outRR = 0
 	}
 	if uint32(vc.headSent) < e.lenOf(pi) {
