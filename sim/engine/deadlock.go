@@ -98,7 +98,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 // back has arrived.
 func (e *Engine) eventualFree(ivc int32) int32 {
 	vc := &e.vcs[ivc]
-	f := vc.credits + vc.creditsBack
+	f := vc.credits + e.flits[ivc].creditsBack
 	if vc.ramping {
 		f += int32(vc.rampLen)
 	}

@@ -70,8 +70,11 @@ type message struct {
 	next      int32 // free list
 }
 
-// vcState is one input virtual channel: its buffer counters, its queue of packets (a
-// ring in Engine.queue), the credits its sender holds, and the head packet's route.
+// vcState is one input virtual channel: its queue of packets (a ring in
+// Engine.queue), the credits its sender holds, and the head packet's route. It fills
+// one cache line: a packet-hop touches two VCs (the one it leaves and the one it
+// enters), and a VC across two lines costs a second miss in large networks. The
+// flit level's counters are in Engine.flits.
 type vcState struct {
 	ready  int64 // cycle the head packet may leave, when qLen > 0
 	rampAt int64
@@ -80,13 +83,10 @@ type vcState struct {
 	// all: the length of the packet whose credits they are).
 	credits           int32
 	capacity          int32
-	arrived, departed uint32 // flit level: cumulative flits in and out of the buffer
 	qBase             int32
 	port              int32 // global input port
 	headPkt           int32 // head packet, when qLen > 0
-	headSent          uint16
 	qHead, qLen, qCap uint16
-	creditsBack       int32 // flit level: credits on their way back to the sender
 	route             routing.Candidate
 	routed            bool
 	ramping           bool
@@ -95,6 +95,15 @@ type vcState struct {
 	cands   bool
 	nCands  uint8
 	rampLen uint16 // see credits
+	_       [8]byte
+}
+
+// vcFlits is the flit level's count of one input VC's flits (wormhole, and the
+// reference runs of tests).
+type vcFlits struct {
+	arrived, departed uint32 // cumulative flits in and out of the buffer
+	creditsBack       int32  // credits on their way back to the sender
+	headSent          uint16 // flits of the head packet that have left
 }
 
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
@@ -182,6 +191,7 @@ type Engine struct {
 	ports    []portState
 	inStream []stream // per input port
 	vcs      []vcState
+	flits    []vcFlits // per VC, used at the flit level only
 	queue    []qEntry
 	// rampLens holds each VC's ring of pending ramp lengths (rampRing), laid out as
 	// the queue's, under variable lengths only: a ramp with a credit delay above one
@@ -404,6 +414,7 @@ func (e *Engine) layout() {
 	}
 	maxPorts = max(maxPorts, 2)
 	e.vcs = make([]vcState, nvc)
+	e.flits = make([]vcFlits, nvc) // tests switch a run to the flit level after New
 	if e.candCap > 0 {
 		e.cands = make([]routing.Candidate, nvc*e.candCap)
 	}
@@ -594,10 +605,10 @@ func (e *Engine) Step() {
 		id := int32(code & evMask)
 		switch code &^ evMask {
 		case evArrival:
-			e.vcs[id].arrived++
+			e.flits[id].arrived++
 		case evCredit:
 			e.vcs[id].credits++
-			e.vcs[id].creditsBack--
+			e.flits[id].creditsBack--
 		case evReady:
 			e.markReady(id)
 		case evRamp:
@@ -1272,7 +1283,7 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 	f := e.free(&e.vcs[dvc])
 	if op := &e.ports[g]; !e.packetLevel && e.wh == nil && op.outBusy > e.now && op.owner >= 0 {
 		if st := &e.inStream[op.owner]; st.dvc == dvc {
-			f -= st.flits - int32(e.vcs[st.ivc].headSent)
+			f -= st.flits - int32(e.flits[st.ivc].headSent)
 		}
 	}
 	return f
@@ -1429,7 +1440,7 @@ func (e *Engine) advance() {
 	for i := 0; i < len(e.streams); {
 		in := e.streams[i]
 		st := &e.inStream[in]
-		vc := &e.vcs[st.ivc]
+		vc := &e.flits[st.ivc]
 		if vc.arrived == vc.departed { // wormhole: the next flit is not here yet
 			i++
 			continue

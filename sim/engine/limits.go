@@ -46,7 +46,7 @@ func (f Footprint) Total() int64 { return f.Network + f.State + f.Traffic }
 func footprint(z topology.Size, p Params) Footprint {
 	var f Footprint
 	f.Network = z.Bytes + z.Ports() + z.Switches*8 // routing: a byte per port, a word per node
-	perVC := int64(unsafe.Sizeof(vcState{}))
+	perVC := int64(unsafe.Sizeof(vcState{}) + unsafe.Sizeof(vcFlits{}))
 	perPort := int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(stream{})) + 8 // + channel counts
 	if p.Switching == Wormhole {
 		perVC += 3 * 4

@@ -148,14 +148,13 @@ func (e *Engine) advanceWormhole() {
 	// Stage 1: each input port picks, round-robin over its VCs, one packet that has a
 	// flit here and a credit downstream.
 	for _, ivc := range w.active {
-		vc := &e.vcs[ivc]
-		if vc.arrived == vc.departed {
+		if fl := &e.flits[ivc]; fl.arrived == fl.departed {
 			continue
 		}
 		if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
 			continue
 		}
-		in := vc.port
+		in := e.vcs[ivc].port
 		ip := &e.ports[in]
 		if w.inStamp[in] != now || vcBefore(ip, ivc, w.inWin[in]) {
 			w.inStamp[in], w.inWin[in] = now, ivc
@@ -204,16 +203,17 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	in, out, dvc := vc.port, w.out[ivc], w.dvc[ivc]
 	ip, op := &e.ports[in], &e.ports[out]
 	pi := vc.headPkt
-	vc.departed++
-	vc.headSent++
+	fl := &e.flits[ivc]
+	fl.departed++
+	fl.headSent++
 	e.schedule(now+int64(ip.back), evCredit|uint32(ivc))
-	vc.creditsBack++
+	fl.creditsBack++
 	e.lastMove = now
 	lat := int64(op.lat)
 	if dvc >= 0 {
 		e.vcs[dvc].credits--
 		e.schedule(now+lat, evArrival|uint32(dvc))
-		if vc.headSent == 1 {
+		if fl.headSent == 1 {
 			e.pk[pi].hops++
 			e.enqueue(dvc, pi, now+lat+int64(e.p.RoutingDelay))
 		}
@@ -233,7 +233,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	if op.outRR = ip.local + 1; int(op.outRR) == int(e.sw[op.sw].ports) {
 		op.outRR = 0
 	}
-	if uint32(vc.headSent) < e.lenOf(pi) {
+	if uint32(fl.headSent) < e.lenOf(pi) {
 		return
 	}
 	// The tail has left: release the output VC, move on to the next packet.
@@ -243,7 +243,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	} else {
 		w.heldBy[dvc] = -1
 	}
-	vc.headSent = 0
+	fl.headSent = 0
 	w.out[ivc], w.dvc[ivc] = -1, -1
 	e.popHead(ivc, now+1)
 	e.wake(ip.sw)
