@@ -189,7 +189,7 @@ type Engine struct {
 	packetLevel bool
 
 	ports    []portState
-	inStream []stream // per input port
+	inStream []stream // per input port, at the flit level
 	vcs      []vcState
 	flits    []vcFlits // per VC, used at the flit level only
 	queue    []qEntry
@@ -1328,7 +1328,6 @@ func (e *Engine) start(base, np int, r request) {
 	if op.down >= 0 {
 		st.dvc = op.down + int32(r.cand.VC)
 	}
-	e.inStream[in] = st
 	if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
 		e.sw[ip.sw].ready &^= 1 << uint(r.in)
 	}
@@ -1341,6 +1340,8 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	e.countHop(st.pkt, r.cand, op)
 	if !e.packetLevel {
+		// The flit level moves the packet's flits one by one (advance).
+		e.inStream[in] = st
 		ip.inBusy, op.outBusy = math.MaxInt64, math.MaxInt64 // until the tail has left
 		e.streams = append(e.streams, int32(in))
 		return
