@@ -1125,7 +1125,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		return c, waitRoom, 0, -1
 	}
 	if !vc.routed { // deterministic: one candidate, routed once per hop
-		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+		vc.route = e.det.NextAt(s, base+q, int(e.pk[vc.headPkt].dst))
 		vc.routed = true
 	}
 	c = vc.route
