@@ -60,8 +60,13 @@ type packet struct {
 	escHops  int16  // hops on escape channels
 	intHops  int16  // internal-link crossings
 	flits    uint16 // its length (Params.PacketLengths)
-	escaped  bool
 	gen, inj int64
+	// to is dst as deterministic routing reads it, looked up at the first hop
+	// (toKnown): one lookup per packet instead of one per hop (a cache miss in a large
+	// network). The record then fills a cache line.
+	to      routing.Dest
+	toKnown bool
+	escaped bool
 }
 
 type message struct {
@@ -1125,12 +1130,25 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		return c, waitRoom, 0, -1
 	}
 	if !vc.routed { // deterministic: one candidate, routed once per hop
-		vc.route = e.det.NextAt(s, base+q, int(e.pk[vc.headPkt].dst))
+		pk := &e.pk[vc.headPkt]
+		if !pk.toKnown {
+			e.dest(pk)
+		}
+		vc.route = e.det.NextAt(s, base+q, pk.to)
 		vc.routed = true
 	}
 	c = vc.route
 	verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))
 	return c, verdict, at, -1
+}
+
+// dest is packet pk's destination as deterministic routing reads it, looked up once.
+// consider writes it out: there a call would cost more than the lookup it saves.
+func (e *Engine) dest(pk *packet) *routing.Dest {
+	if !pk.toKnown {
+		pk.to, pk.toKnown = e.det.Dest(int(pk.dst)), true
+	}
+	return &pk.to
 }
 
 // unready takes input VC ivc of port ps out of allocation: none of its packets may

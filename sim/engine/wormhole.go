@@ -135,7 +135,7 @@ func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) 
 		return e.choose(s, q, ivc, vc.headPkt, base)
 	}
 	if !vc.routed {
-		vc.route = e.det.NextAt(s, base+q, int(e.pk[vc.headPkt].dst))
+		vc.route = e.det.NextAt(s, base+q, *e.dest(&e.pk[vc.headPkt]))
 		vc.routed = true
 	}
 	return vc.route, true
