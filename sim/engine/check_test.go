@@ -37,7 +37,8 @@ func (e *Engine) check() error {
 	var inBuffers int64
 	for ivc := range e.vcs {
 		vc := &e.vcs[ivc]
-		occ := int64(int32(vc.arrived - vc.departed))
+		fl := &e.flits[ivc]
+		occ := int64(int32(fl.arrived - fl.departed))
 		if occ < 0 || occ > int64(vc.capacity) || vc.credits < 0 {
 			return fmt.Errorf("cycle %d: VC %d holds %d flits of %d, credits %d", e.now, ivc, occ, vc.capacity, vc.credits)
 		}

@@ -60,7 +60,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		return -1
 	}
 	s := int(ip.sw)
-	base := int(e.swBase[s])
+	base := int(e.sw[s].base)
 	var c routing.Candidate
 	if e.isQueue(s) {
 		c = e.queueRoute(base, int(ip.local), ivc)
@@ -98,7 +98,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 // back has arrived.
 func (e *Engine) eventualFree(ivc int32) int32 {
 	vc := &e.vcs[ivc]
-	f := vc.credits + vc.creditsBack
+	f := vc.credits + e.flits[ivc].creditsBack
 	if vc.ramping {
 		f += int32(vc.rampLen)
 	}
@@ -210,7 +210,7 @@ func (e *Engine) waitsForWormhole(ivc int32) int32 {
 	}
 	ip := &e.ports[vc.port]
 	s := int(ip.sw)
-	base := int(e.swBase[s])
+	base := int(e.sw[s].base)
 	pk := &e.pk[vc.headPkt]
 	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, nil)
 	if len(cands) == 0 {

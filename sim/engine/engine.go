@@ -60,8 +60,13 @@ type packet struct {
 	escHops  int16  // hops on escape channels
 	intHops  int16  // internal-link crossings
 	flits    uint16 // its length (Params.PacketLengths)
-	escaped  bool
 	gen, inj int64
+	// to is dst as deterministic routing reads it, looked up at the first hop
+	// (toKnown): one lookup per packet instead of one per hop (a cache miss in a large
+	// network). The record then fills a cache line.
+	to      routing.Dest
+	toKnown bool
+	escaped bool
 }
 
 type message struct {
@@ -70,8 +75,11 @@ type message struct {
 	next      int32 // free list
 }
 
-// vcState is one input virtual channel: its buffer counters, its queue of packets (a
-// ring in Engine.queue), the credits its sender holds, and the head packet's route.
+// vcState is one input virtual channel: its queue of packets (a ring in
+// Engine.queue), the credits its sender holds, and the head packet's route. It fills
+// one cache line: a packet-hop touches two VCs (the one it leaves and the one it
+// enters), and a VC across two lines costs a second miss in large networks. The
+// flit level's counters are in Engine.flits.
 type vcState struct {
 	ready  int64 // cycle the head packet may leave, when qLen > 0
 	rampAt int64
@@ -80,13 +88,10 @@ type vcState struct {
 	// all: the length of the packet whose credits they are).
 	credits           int32
 	capacity          int32
-	arrived, departed uint32 // flit level: cumulative flits in and out of the buffer
 	qBase             int32
 	port              int32 // global input port
 	headPkt           int32 // head packet, when qLen > 0
-	headSent          uint16
 	qHead, qLen, qCap uint16
-	creditsBack       int32 // flit level: credits on their way back to the sender
 	route             routing.Candidate
 	routed            bool
 	ramping           bool
@@ -95,6 +100,15 @@ type vcState struct {
 	cands   bool
 	nCands  uint8
 	rampLen uint16 // see credits
+	_       [8]byte
+}
+
+// vcFlits is the flit level's count of one input VC's flits (wormhole, and the
+// reference runs of tests).
+type vcFlits struct {
+	arrived, departed uint32 // cumulative flits in and out of the buffer
+	creditsBack       int32  // credits on their way back to the sender
+	headSent          uint16 // flits of the head packet that have left
 }
 
 // portState is one port of one switch, seen as an input (its VCs, whether a packet is
@@ -123,6 +137,24 @@ type portState struct {
 	inRR  int8 // stage-1 round-robin pointer
 	kind  topology.PortKind
 	ready uint64 // bit v: the head packet of input VC v may leave (it has arrived)
+}
+
+// switchState is what allocation reads and writes of one switch, in one cache line
+// (a switch's visit touches all of it; separate arrays cost a line each in large
+// networks).
+type switchState struct {
+	// ready has bit q set when input port q has a head packet that may leave, so that
+	// allocation looks only at the inputs that compete; a switch with more than 64
+	// ports (wide) scans every port.
+	ready uint64
+	// The switch is on allocNow for cycle inNow and on allocNxt for cycle inNext: two
+	// stamps, so relisting it for the next cycle cannot hide that it is listed for
+	// this one. wakeAt is the cycle of its pending evWake, so it is set only once.
+	inNow, inNext, wakeAt int64
+	base                  int32 // first global port
+	ports                 int16
+	wide                  bool
+	_                     [64 - 8 - 3*8 - 4 - 2 - 1]byte // a line each: workers of a parallel phase write their own switches
 }
 
 // stream is a packet crossing a switch: from an input VC to an output port, one flit
@@ -162,14 +194,10 @@ type Engine struct {
 	packetLevel bool
 
 	ports    []portState
-	inStream []stream // per input port
-	// swReady[s] has bit q set when input port q of switch s has a head packet that may
-	// leave, so that allocation looks only at the inputs that compete; switches with
-	// more than 64 ports (wide) scan every port.
-	swReady []uint64
-	wide    []bool
-	vcs     []vcState
-	queue   []qEntry
+	inStream []stream // per input port, at the flit level
+	vcs      []vcState
+	flits    []vcFlits // per VC, used at the flit level only
+	queue    []qEntry
 	// rampLens holds each VC's ring of pending ramp lengths (rampRing), laid out as
 	// the queue's, under variable lengths only: a ramp with a credit delay above one
 	// cycle starts on an event, after the VC may have sent further packets.
@@ -196,10 +224,6 @@ type Engine struct {
 	pending  int
 	allocNow []int32
 	allocNxt []int32
-	// A switch is on allocNow for cycle inNow[s] and on allocNxt for cycle inNext[s]:
-	// two stamps, so relisting it for the next cycle cannot hide that it is listed for
-	// this one. wakeAt[s] is the cycle of its pending evWake, so it is set only once.
-	inNow, inNext, wakeAt []int64
 	// allocFrom is the earliest cycle whose allocation can still see a change: the
 	// current cycle until its allocation starts, the next one after.
 	allocFrom int64
@@ -236,10 +260,9 @@ type Engine struct {
 
 	// The engine's switches are the network's, then one output queue per network port
 	// that sends when Params.OutputFlits > 0 (switch.go).
-	nReal   int32   // the network's switches; higher ids are output queues
-	realVCs int32   // the VCs of the network's ports; higher ids are output queues'
-	swBase  []int32 // first global port of every switch
-	swPorts []int16 // ports of every switch
+	nReal   int32 // the network's switches; higher ids are output queues
+	realVCs int32 // the VCs of the network's ports; higher ids are output queues'
+	sw      []switchState
 	voq     *voqState
 
 	prog     Program // closed-loop workload, or nil
@@ -363,15 +386,12 @@ func (e *Engine) layout() {
 	e.nReal = int32(nsw)
 	e.ports = make([]portState, total)
 	e.inStream = make([]stream, total)
-	e.swReady = make([]uint64, nall)
-	e.wide = make([]bool, nall)
-	e.swBase = make([]int32, nall)
-	e.swPorts = make([]int16, nall)
+	e.sw = make([]switchState, nall)
 	maxPorts, nvc := 0, 0
 	for s := 0; s < nsw; s++ {
 		maxPorts = max(maxPorts, net.Ports(s))
-		e.wide[s] = net.Ports(s) > 64
-		e.swBase[s], e.swPorts[s] = int32(net.PortID(s, 0)), int16(net.Ports(s))
+		e.sw[s].wide = net.Ports(s) > 64
+		e.sw[s].base, e.sw[s].ports = int32(net.PortID(s, 0)), int16(net.Ports(s))
 		for q := 0; q < net.Ports(s); q++ {
 			port := net.Port(s, q)
 			g := net.PortID(s, q)
@@ -399,6 +419,7 @@ func (e *Engine) layout() {
 	}
 	maxPorts = max(maxPorts, 2)
 	e.vcs = make([]vcState, nvc)
+	e.flits = make([]vcFlits, nvc) // tests switch a run to the flit level after New
 	if e.candCap > 0 {
 		e.cands = make([]routing.Candidate, nvc*e.candCap)
 	}
@@ -452,11 +473,8 @@ func (e *Engine) layout() {
 	}
 	e.wheel = make([][]uint32, w)
 	e.wmask = int64(w - 1)
-	e.inNow = make([]int64, nall)
-	e.inNext = make([]int64, nall)
-	e.wakeAt = make([]int64, nall)
-	for i := range e.inNow {
-		e.inNow[i], e.inNext[i] = -1, -1
+	for i := range e.sw {
+		e.sw[i].inNow, e.sw[i].inNext = -1, -1
 	}
 	e.best = make([]int32, maxPorts)
 	for i := range e.best {
@@ -585,17 +603,17 @@ func (e *Engine) Step() {
 	// 1. Flits and credits that arrive now; switches whose head packets become ready.
 	e.allocNow, e.allocNxt = e.allocNxt, e.allocNow[:0]
 	for _, s := range e.allocNow {
-		e.inNow[s] = t
+		e.sw[s].inNow = t
 	}
 	b := &e.wheel[t&e.wmask]
 	for _, code := range *b {
 		id := int32(code & evMask)
 		switch code &^ evMask {
 		case evArrival:
-			e.vcs[id].arrived++
+			e.flits[id].arrived++
 		case evCredit:
 			e.vcs[id].credits++
-			e.vcs[id].creditsBack--
+			e.flits[id].creditsBack--
 		case evReady:
 			e.markReady(id)
 		case evRamp:
@@ -620,7 +638,7 @@ func (e *Engine) Step() {
 
 	// 3. Allocation at every switch with a ready head packet.
 	if e.allocEveryCycle {
-		for s := range e.inNow {
+		for s := range e.sw {
 			e.list(int32(s), t)
 		}
 	}
@@ -651,16 +669,16 @@ func (e *Engine) Step() {
 
 // list puts switch s on the allocation list of cycle t (the current one).
 func (e *Engine) list(s int32, t int64) {
-	if e.inNow[s] != t {
-		e.inNow[s] = t
+	if e.sw[s].inNow != t {
+		e.sw[s].inNow = t
 		e.allocNow = append(e.allocNow, s)
 	}
 }
 
 // relist puts switch s on the next cycle's allocation list.
 func (e *Engine) relist(s int32) {
-	if e.inNext[s] != e.now+1 {
-		e.inNext[s] = e.now + 1
+	if e.sw[s].inNext != e.now+1 {
+		e.sw[s].inNext = e.now + 1
 		e.allocNxt = append(e.allocNxt, s)
 	}
 }
@@ -688,7 +706,7 @@ func (e *Engine) readyAtCycle(ivc int32, at int64) {
 func (e *Engine) markReady(ivc int32) {
 	ps := &e.ports[e.vcs[ivc].port]
 	ps.ready |= 1 << uint(ivc-ps.vc0)
-	e.swReady[ps.sw] |= 1 << uint(ps.local)
+	e.sw[ps.sw].ready |= 1 << uint(ps.local)
 	e.list(ps.sw, e.now)
 }
 
@@ -922,10 +940,10 @@ const (
 // blocked for room retries next cycle; one whose input or output port is busy sleeps
 // until the port frees (at the flit level the packet's tail wakes the switch instead).
 func (e *Engine) allocate(s int) {
-	base := int(e.swBase[s])
-	np := int(e.swPorts[s])
+	base := int(e.sw[s].base)
+	np := int(e.sw[s].ports)
 	// Fast path: one input port with one ready head, the common case; no arbitration.
-	if ports := e.swReady[s]; ports != 0 && ports&(ports-1) == 0 && !e.wide[s] {
+	if ports := e.sw[s].ready; ports != 0 && ports&(ports-1) == 0 && !e.sw[s].wide {
 		q := bits.TrailingZeros64(ports)
 		if ps := &e.ports[base+q]; ps.ready&(ps.ready-1) == 0 {
 			if ps.inBusy > e.now {
@@ -1008,8 +1026,8 @@ func (e *Engine) allocate(s int) {
 }
 
 // inputScan walks the input ports of one switch that allocation looks at: those
-// with a ready head (the switch's swReady mask), or, on a switch with more than 64
-// ports (wide), every port, 64 at a time.
+// with a ready head (switchState.ready), or, on a switch with more than 64 ports
+// (wide), every port, 64 at a time.
 type inputScan struct {
 	mask uint64 // ports still to visit in this window, bit i = port off+i
 	off  int    // the port of bit 0
@@ -1018,10 +1036,10 @@ type inputScan struct {
 
 // inputs starts the scan of switch s's input ports.
 func (e *Engine) inputs(s int) inputScan {
-	if e.wide[s] {
+	if e.sw[s].wide {
 		return inputScan{mask: ^uint64(0), wide: true}
 	}
-	return inputScan{mask: e.swReady[s]}
+	return inputScan{mask: e.sw[s].ready}
 }
 
 // nextInput is the screening step of every allocator (two-stage, iSLIP, wormhole's
@@ -1112,7 +1130,11 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		return c, waitRoom, 0, -1
 	}
 	if !vc.routed { // deterministic: one candidate, routed once per hop
-		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+		pk := &e.pk[vc.headPkt]
+		if !pk.toKnown {
+			e.dest(pk)
+		}
+		vc.route = e.det.NextAt(s, base+q, pk.to)
 		vc.routed = true
 	}
 	c = vc.route
@@ -1120,19 +1142,28 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 	return c, verdict, at, -1
 }
 
+// dest is packet pk's destination as deterministic routing reads it, looked up once.
+// consider writes it out: there a call would cost more than the lookup it saves.
+func (e *Engine) dest(pk *packet) *routing.Dest {
+	if !pk.toKnown {
+		pk.to, pk.toKnown = e.det.Dest(int(pk.dst)), true
+	}
+	return &pk.to
+}
+
 // unready takes input VC ivc of port ps out of allocation: none of its packets may
 // leave yet, and each will mark it again when it may (virtual output queues).
 func (e *Engine) unready(ps *portState, ivc int32) {
 	if ps.ready &^= 1 << uint(ivc-ps.vc0); ps.ready == 0 {
-		e.swReady[ps.sw] &^= 1 << uint(ps.local)
+		e.sw[ps.sw].ready &^= 1 << uint(ps.local)
 	}
 }
 
 // sleep makes switch s allocate again at cycle at, when a port it waits for frees (a
 // packet-level time; the flit level's "until further notice" is left to the tail).
 func (e *Engine) sleep(s int, at int64) {
-	if at != math.MaxInt64 && e.wakeAt[s] != at {
-		e.wakeAt[s] = at
+	if at != math.MaxInt64 && e.sw[s].wakeAt != at {
+		e.sw[s].wakeAt = at
 		e.schedule(at, evWake|uint32(s))
 	}
 }
@@ -1270,7 +1301,7 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 	f := e.free(&e.vcs[dvc])
 	if op := &e.ports[g]; !e.packetLevel && e.wh == nil && op.outBusy > e.now && op.owner >= 0 {
 		if st := &e.inStream[op.owner]; st.dvc == dvc {
-			f -= st.flits - int32(e.vcs[st.ivc].headSent)
+			f -= st.flits - int32(e.flits[st.ivc].headSent)
 		}
 	}
 	return f
@@ -1315,9 +1346,8 @@ func (e *Engine) start(base, np int, r request) {
 	if op.down >= 0 {
 		st.dvc = op.down + int32(r.cand.VC)
 	}
-	e.inStream[in] = st
 	if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
-		e.swReady[ip.sw] &^= 1 << uint(r.in)
+		e.sw[ip.sw].ready &^= 1 << uint(r.in)
 	}
 	op.owner = int32(in)
 	if ip.inRR = int8(r.ivc-ip.vc0) + 1; ip.inRR == ip.nvc {
@@ -1328,6 +1358,8 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	e.countHop(st.pkt, r.cand, op)
 	if !e.packetLevel {
+		// The flit level moves the packet's flits one by one (advance).
+		e.inStream[in] = st
 		ip.inBusy, op.outBusy = math.MaxInt64, math.MaxInt64 // until the tail has left
 		e.streams = append(e.streams, int32(in))
 		return
@@ -1427,7 +1459,7 @@ func (e *Engine) advance() {
 	for i := 0; i < len(e.streams); {
 		in := e.streams[i]
 		st := &e.inStream[in]
-		vc := &e.vcs[st.ivc]
+		vc := &e.flits[st.ivc]
 		if vc.arrived == vc.departed { // wormhole: the next flit is not here yet
 			i++
 			continue
@@ -1492,7 +1524,7 @@ func (e *Engine) finish(in int32) {
 	ip.inBusy, e.ports[st.out].outBusy = e.now+1, e.now+1
 	e.popHead(st.ivc, e.now+1)
 	// Heads waiting for this input port or this output port try again.
-	if e.swReady[ip.sw] != 0 || e.wide[ip.sw] {
+	if e.sw[ip.sw].ready != 0 || e.sw[ip.sw].wide {
 		e.wake(ip.sw)
 	}
 }

@@ -46,7 +46,7 @@ func (f Footprint) Total() int64 { return f.Network + f.State + f.Traffic }
 func footprint(z topology.Size, p Params) Footprint {
 	var f Footprint
 	f.Network = z.Bytes + z.Ports() + z.Switches*8 // routing: a byte per port, a word per node
-	perVC := int64(unsafe.Sizeof(vcState{}))
+	perVC := int64(unsafe.Sizeof(vcState{}) + unsafe.Sizeof(vcFlits{}))
 	perPort := int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(stream{})) + 8 // + channel counts
 	if p.Switching == Wormhole {
 		perVC += 3 * 4
@@ -60,7 +60,7 @@ func footprint(z topology.Size, p Params) Footprint {
 		f.VCs += vcs
 		f.QueueEntries += vcs * int64(c.buf.Flits/p.shortestPacket()+2)
 	}
-	perSwitch := int64(8 + 1 + 3*8 + 4 + 2) // ready mask, width, allocation stamps, port range
+	perSwitch := int64(unsafe.Sizeof(switchState{}))
 	ports, switches := z.Ports(), z.Switches
 	if p.OutputFlits > 0 { // a two-port stage per port, with as many VCs as the link's far end
 		vcs := f.VCs

@@ -106,13 +106,13 @@ func (e *Engine) initParallel() {
 	if !e.threadsUsable() || n < 2 {
 		return
 	}
-	pr := &parallel{lists: make([][]int32, n), region: make([]uint8, len(e.swBase)), minList: 32}
-	total := int(e.swBase[e.nReal-1]) + int(e.swPorts[e.nReal-1])
+	pr := &parallel{lists: make([][]int32, n), region: make([]uint8, len(e.sw)), minList: 32}
+	total := int(e.sw[e.nReal-1].base) + int(e.sw[e.nReal-1].ports)
 	for s := int32(0); s < e.nReal; s++ {
-		pr.region[s] = uint8(int(e.swBase[s]) * n / total)
+		pr.region[s] = uint8(int(e.sw[s].base) * n / total)
 	}
-	for x := e.nReal; int(x) < len(e.swBase); x++ { // output queues: the link's switch
-		link := e.ports[e.swBase[x]+1].link
+	for x := e.nReal; int(x) < len(e.sw); x++ { // output queues: the link's switch
+		link := e.ports[e.sw[x].base+1].link
 		pr.region[x] = pr.region[e.ports[link].sw]
 	}
 	for r := 0; r < n; r++ {

@@ -180,7 +180,7 @@ func (m *meter) initClosed(e *Engine) {
 	for g := range e.ports {
 		s := e.ports[g].sw
 		if e.isQueue(int(s)) { // an output queue is part of the switch of its link's port
-			s = e.ports[e.ports[e.swBase[s]+1].link].sw
+			s = e.ports[e.ports[e.sw[s].base+1].link].sw
 		}
 		c.portSwitch[g] = s
 	}

@@ -44,7 +44,7 @@ func (e *Engine) layoutOutputQueue(x, in, g, vc0 int) int {
 	if real.down >= 0 {
 		vcs = e.ports[e.vcs0Port(real.down)].nvc
 	}
-	e.swBase[x], e.swPorts[x] = int32(in), 2
+	e.sw[x].base, e.sw[x].ports = int32(in), 2
 	e.ports[in] = portState{sw: int32(x), local: 0, kind: real.kind, owner: -1, down: -1, link: -1,
 		vc0: int32(vc0), nvc: vcs, back: 1, lat: 1}
 	e.ports[in+1] = portState{sw: int32(x), local: 1, kind: real.kind, owner: -1, down: real.down, link: int32(g),
@@ -122,7 +122,7 @@ const notReady = waitRoom + 1
 // of switch s): the packet it offers (its queue position), or why none can go.
 func (e *Engine) considerVOQ(s, q, base int, ivc int32) (c routing.Candidate, verdict int, at int64, slot int32) {
 	v, vc := e.voq, &e.vcs[ivc]
-	np := int(e.swPorts[s])
+	np := int(e.sw[s].ports)
 	for i := range v.seen {
 		v.seen[i] = 0
 	}
@@ -177,7 +177,7 @@ func (e *Engine) routeOnce(s, q int, ivc, pi int32) routing.Candidate {
 	if e.det != nil {
 		return e.det.Next(s, q, int(pk.dst))
 	}
-	inVC := int(ivc - e.ports[e.swBase[s]+int32(q)].vc0)
+	inVC := int(ivc - e.ports[e.sw[s].base+int32(q)].vc0)
 	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
 	if len(e.scratch) != 1 {
 		e.err = fmt.Errorf("virtual output queues need a routing that gives one port per hop; %s gave %d at switch %d", e.rt.Name(), len(e.scratch), s)
@@ -213,10 +213,10 @@ func (e *Engine) removeVOQ(ivc, pos int32, free int64) {
 
 // queueLabel names the network port of an output queue's switch, for deadlock reports.
 func (e *Engine) queueLabel(s int) (sw, port int, name string) {
-	g := int(e.ports[e.swBase[s]+1].link)
+	g := int(e.ports[e.sw[s].base+1].link)
 	sw, port = e.portSwitch(g)
 	return sw, port, e.net.PortName(sw, port) + " (output queue)"
 }
 
 // outputQueued reports whether the engine gives output ports queues.
-func (e *Engine) outputQueued() bool { return len(e.swBase) > e.net.Switches() }
+func (e *Engine) outputQueued() bool { return len(e.sw) > e.net.Switches() }

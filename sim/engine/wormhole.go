@@ -44,8 +44,8 @@ func (e *Engine) initWormhole() {
 // downstream tries again next cycle.
 func (e *Engine) allocateWormhole(s int) {
 	w := e.wh
-	base := int(e.swBase[s])
-	np := int(e.swPorts[s])
+	base := int(e.sw[s].base)
+	np := int(e.sw[s].ports)
 	blocked := false
 	nreq := 0
 	ports, sleep := e.inputs(s), int64(math.MaxInt64) // no input is busy under wormhole
@@ -84,7 +84,7 @@ func (e *Engine) allocateWormhole(s int) {
 		in, out := base+int(r.in), base+int(r.out)
 		ip, op := &e.ports[in], &e.ports[out]
 		if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
-			e.swReady[s] &^= 1 << uint(r.in)
+			e.sw[s].ready &^= 1 << uint(r.in)
 		}
 		w.out[r.ivc] = int32(out)
 		if op.down < 0 {
@@ -135,7 +135,7 @@ func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) 
 		return e.choose(s, q, ivc, vc.headPkt, base)
 	}
 	if !vc.routed {
-		vc.route = e.det.Next(s, q, int(e.pk[vc.headPkt].dst))
+		vc.route = e.det.NextAt(s, base+q, *e.dest(&e.pk[vc.headPkt]))
 		vc.routed = true
 	}
 	return vc.route, true
@@ -148,14 +148,13 @@ func (e *Engine) advanceWormhole() {
 	// Stage 1: each input port picks, round-robin over its VCs, one packet that has a
 	// flit here and a credit downstream.
 	for _, ivc := range w.active {
-		vc := &e.vcs[ivc]
-		if vc.arrived == vc.departed {
+		if fl := &e.flits[ivc]; fl.arrived == fl.departed {
 			continue
 		}
 		if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
 			continue
 		}
-		in := vc.port
+		in := e.vcs[ivc].port
 		ip := &e.ports[in]
 		if w.inStamp[in] != now || vcBefore(ip, ivc, w.inWin[in]) {
 			w.inStamp[in], w.inWin[in] = now, ivc
@@ -169,7 +168,7 @@ func (e *Engine) advanceWormhole() {
 			continue
 		}
 		out := w.out[ivc]
-		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), int(e.swPorts[e.ports[out].sw])) {
+		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[e.vcs[w.outWin[out]].port].local), int(e.sw[e.ports[out].sw].ports)) {
 			w.outStamp[out], w.outWin[out] = now, ivc
 		}
 	}
@@ -204,16 +203,17 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	in, out, dvc := vc.port, w.out[ivc], w.dvc[ivc]
 	ip, op := &e.ports[in], &e.ports[out]
 	pi := vc.headPkt
-	vc.departed++
-	vc.headSent++
+	fl := &e.flits[ivc]
+	fl.departed++
+	fl.headSent++
 	e.schedule(now+int64(ip.back), evCredit|uint32(ivc))
-	vc.creditsBack++
+	fl.creditsBack++
 	e.lastMove = now
 	lat := int64(op.lat)
 	if dvc >= 0 {
 		e.vcs[dvc].credits--
 		e.schedule(now+lat, evArrival|uint32(dvc))
-		if vc.headSent == 1 {
+		if fl.headSent == 1 {
 			e.pk[pi].hops++
 			e.enqueue(dvc, pi, now+lat+int64(e.p.RoutingDelay))
 		}
@@ -230,10 +230,10 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 			ip.inRR = 0
 		}
 	}
-	if op.outRR = ip.local + 1; int(op.outRR) == int(e.swPorts[op.sw]) {
+	if op.outRR = ip.local + 1; int(op.outRR) == int(e.sw[op.sw].ports) {
 		op.outRR = 0
 	}
-	if uint32(vc.headSent) < e.lenOf(pi) {
+	if uint32(fl.headSent) < e.lenOf(pi) {
 		return
 	}
 	// The tail has left: release the output VC, move on to the next packet.
@@ -243,7 +243,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	} else {
 		w.heldBy[dvc] = -1
 	}
-	vc.headSent = 0
+	fl.headSent = 0
 	w.out[ivc], w.dvc[ivc] = -1, -1
 	e.popHead(ivc, now+1)
 	e.wake(ip.sw)

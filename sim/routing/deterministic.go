@@ -127,19 +127,27 @@ func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candid
 // Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
 // by port in.
 func (r *Deterministic) Next(s, in, dst int) Candidate {
-	return r.next(s, r.inDim[r.dor.net.PortID(s, in)], dst)
+	return r.next(s, r.inDim[r.dor.net.PortID(s, in)], r.dor.Dest(dst))
 }
+
+// NextAt is Next for a packet that arrived by global port g (the network's
+// PortID(s, in)) and whose destination was looked up by Dest, for a caller that knows
+// both: in a large network each table lookup it saves is a cache miss per hop.
+func (r *Deterministic) NextAt(s, g int, to Dest) Candidate { return r.next(s, r.inDim[g], to) }
+
+// Dest looks up terminal dst's destination for NextAt, once per packet.
+func (r *Deterministic) Dest(dst int) Dest { return r.dor.Dest(dst) }
 
 // NextEntering is the DOR/DORT decision for a packet that enters the routing's
 // channels at switch s, as if injected there: under bubble flow control every ring hop
 // is then a ring entry. Adaptive routing takes its escape this way when the packet
 // arrived on an adaptive channel.
-func (r *Deterministic) NextEntering(s, dst int) Candidate { return r.next(s, -2, dst) }
+func (r *Deterministic) NextEntering(s, dst int) Candidate { return r.next(s, -2, r.dor.Dest(dst)) }
 
 // next decides for a packet that arrived by a port of dimension inDim (-1: the
 // internal link, -2: anything else: a PE, an express link, an adaptive channel).
-func (r *Deterministic) next(s int, inDim int8, dst int) Candidate {
-	hop := r.dor.Next(s, dst)
+func (r *Deterministic) next(s int, inDim int8, to Dest) Candidate {
+	hop := r.dor.NextTo(s, to)
 	c := Candidate{Port: hop.Port}
 	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c

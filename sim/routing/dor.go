@@ -93,16 +93,38 @@ type Hop struct {
 	Up   bool
 }
 
+// Dest is what DOR reads of a packet's destination: its switch and port, and the
+// coordinates of its node packed a byte each (when the network's radices allow). A
+// caller that routes the same packet at every hop can look it up once (DOR.Dest) and
+// route with NextTo: in a large network each lookup is a cache miss.
+type Dest struct {
+	packed uint64
+	Switch int32
+	Port   int16
+}
+
+// Dest looks up terminal dst's destination for NextTo.
+func (r *DOR) Dest(dst int) Dest {
+	at := r.net.Attachment(dst)
+	d := Dest{Switch: at.Switch, Port: at.Port}
+	if r.packed != nil {
+		d.packed = r.packed[r.net.Node(int(at.Switch))]
+	}
+	return d
+}
+
 // Next is the hop DOR takes at switch s for a packet to terminal dst.
-func (r *DOR) Next(s, dst int) Hop {
+func (r *DOR) Next(s, dst int) Hop { return r.NextTo(s, r.Dest(dst)) }
+
+// NextTo is Next for a destination looked up by Dest.
+func (r *DOR) NextTo(s int, to Dest) Hop {
 	net := r.net
-	at := net.Attachment(dst)
-	dsw := int(at.Switch)
+	dsw := int(to.Switch)
 	cur, dn := net.Node(s), net.Node(dsw)
 	if cur != dn {
 		var d, c, t int
 		if r.packed != nil {
-			pc, pd := r.packed[cur], r.packed[dn]
+			pc, pd := r.packed[cur], to.packed
 			d = bits.TrailingZeros64(pc^pd) / 8
 			c, t = int(pc>>(8*d))&0xff, int(pd>>(8*d))&0xff
 		} else {
@@ -118,7 +140,7 @@ func (r *DOR) Next(s, dst int) Hop {
 		return Hop{Port: int16(net.InternalPort(s)), Kind: topology.Internal, Dim: int8(d), Dir: int8(dir), Up: t > c}
 	}
 	if s == dsw {
-		return Hop{Port: at.Port, Kind: topology.Terminal, Dim: -1}
+		return Hop{Port: to.Port, Kind: topology.Terminal, Dim: -1}
 	}
 	return Hop{Port: int16(net.InternalPort(s)), Kind: topology.Internal, Dim: -1}
 }

@@ -96,6 +96,9 @@ func TestDatelineClasses(t *testing.T) {
 				lastDim, lastVC, wrapped, changes := -1, int8(-1), false, 0
 				for {
 					c := r.Next(s, in, dst)
+					if at := r.NextAt(s, net.PortID(s, in), r.Dest(dst)); at != c {
+						t.Fatalf("%s: at switch %d port %d for %d, NextAt gives %+v, Next %+v", spec, s, in, dst, at, c)
+					}
 					p := net.Port(s, int(c.Port))
 					if p.Kind == topology.Terminal {
 						break

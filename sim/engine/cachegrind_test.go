@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/twintorus/twintorus/sim/routing"
+)
+
+// TestCountedRun is a measuring aid, not a check: with TT_COUNTED_RUN=name,warm,cycles it
+// runs one of the benchmarks' configurations (countedRuns) for that many cycles and
+// prints the packet-hops of the cycles after the first warm ones and a digest of the
+// results.
+// Run under valgrind's cachegrind twice with different cycle counts, the difference of
+// the counts is the cost of the extra cycles alone (BENCHMARKS.md, issue 15):
+//
+//	go test -c -o engine.test ./sim/engine/
+//	TT_COUNTED_RUN=torus32,200,300 valgrind --tool=cachegrind --cache-sim=yes ./engine.test -test.run=CountedRun -test.v
+func TestCountedRun(t *testing.T) {
+	arg := os.Getenv("TT_COUNTED_RUN")
+	if arg == "" {
+		t.Skip("TT_COUNTED_RUN=name,warm,cycles not set (a measuring aid)")
+	}
+	f := strings.Split(arg, ",")
+	if len(f) != 3 {
+		t.Fatalf("TT_COUNTED_RUN=%q: want name,warm,cycles", arg)
+	}
+	name := f[0]
+	warm, err1 := strconv.ParseInt(f[1], 10, 64)
+	cycles, err2 := strconv.ParseInt(f[2], 10, 64)
+	if err1 != nil || err2 != nil || warm > cycles {
+		t.Fatalf("TT_COUNTED_RUN=%q: want name,warm,cycles (warm <= cycles)", arg)
+	}
+	build, ok := countedRuns[name]
+	if !ok {
+		t.Fatalf("TT_COUNTED_RUN: unknown run %q", name)
+	}
+	e := build(t)
+	for e.now < warm {
+		e.Step()
+	}
+	hops0 := e.m.flitHops
+	for e.now < cycles {
+		e.Step()
+	}
+	fmt.Printf("%s: cycles %d..%d flit-hops %d packet-hops %.0f delivered %d latency-sum %.0f\n",
+		name, warm, cycles, e.m.flitHops-hops0, float64(e.m.flitHops-hops0)/float64(e.L), e.m.delPackets, e.m.netLat.sum)
+}
+
+// countedRuns are the benchmarks' configurations, by name.
+var countedRuns = map[string]func(t testing.TB) *Engine{
+	"torus8": func(t testing.TB) *Engine {
+		return newRun(t, "torus:8x8x8", routing.SchemeVC, "uniform", benchParams(0.2))
+	},
+	"torus16": func(t testing.TB) *Engine {
+		return newRun(t, "torus:16x16x16", routing.SchemeVC, "uniform", benchParams(0.05))
+	},
+	"torus32": func(t testing.TB) *Engine {
+		return newRun(t, "torus:32x32x32", routing.SchemeVC, "uniform", benchParams(0.02))
+	},
+	"torus64": func(t testing.TB) *Engine {
+		return newRun(t, "torus:64x32x32", routing.SchemeVC, "uniform", benchParams(0.05))
+	},
+	"twin4sat": func(t testing.TB) *Engine {
+		p := Defaults()
+		p.Load, p.Warmup, p.Measure = 0.4, 0, 1<<40
+		return newRun(t, "twin:4x4x4/D", routing.SchemeBubble, "uniform", p)
+	},
+}
+
+// benchParams are the torus benchmarks' parameters: 2 VCs × 64 flits, at a load.
+func benchParams(load float64) Params {
+	p := Defaults()
+	p.External, p.Terminal = Buffer{VCs: 2, Flits: 64}, Buffer{VCs: 2, Flits: 64}
+	p.Load, p.Warmup, p.Measure = load, 0, 1<<40
+	return p
+}
