@@ -19,18 +19,7 @@ func TestSpecFixedLengthsUnderUniformPreset(t *testing.T) {
 	if spec.Engine.PacketLengths != engine.LengthsFixed || spec.Engine.PacketFlits != 1 {
 		t.Fatalf("engine %+v", spec.Engine)
 	}
-	st, err := OpenStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, err := st.SaveSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadSpec(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := savedAndRead(t, spec)
 	if back.Engine.PacketLengths != engine.LengthsFixed || back.Hash() != spec.withDefaults().Hash() {
 		t.Errorf("read back with %v lengths, hash %s (want fixed, %s)", back.Engine.PacketLengths, back.Hash(), spec.Hash())
 	}
@@ -49,4 +38,22 @@ func TestRowPacketLengths(t *testing.T) {
 	if !slices.Contains(Columns(), "packet_lengths") {
 		t.Errorf("columns %v lack packet_lengths", Columns())
 	}
+}
+
+// savedAndRead saves spec to a new store and reads it back from the store's copy.
+func savedAndRead(t *testing.T, spec Spec) Spec {
+	t.Helper()
+	st, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := st.SaveSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSpec(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

@@ -17,18 +17,7 @@ func TestSpecPresetFeaturesOffReadBack(t *testing.T) {
 		if field == "transit_priority" && spec.Engine.TransitPriority || field == "crossbar_per_vc" && spec.Engine.CrossbarPerVC {
 			t.Fatalf("%s: parsed as true: %+v", field, spec.Engine)
 		}
-		st, err := OpenStore(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		path, err := st.SaveSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := ReadSpec(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		back := savedAndRead(t, spec)
 		if back.Engine.TransitPriority != spec.Engine.TransitPriority || back.Engine.CrossbarPerVC != spec.Engine.CrossbarPerVC ||
 			back.Hash() != spec.withDefaults().Hash() {
 			t.Errorf("%s: false read back as transit_priority %v, crossbar_per_vc %v, hash %s (want %s)",
