@@ -32,7 +32,7 @@ func Result(file string) ([]byte, error) {
 // SummaryFiles are the stored summary tables of the open-loop experiments: the
 // experiments of issues 1-9 in summary.csv, adaptive routing (issue 11) in
 // adaptive-summary.csv and, added later, one file per experiment: adaptive routing's
-// (issue 11) selection-functions-* and adaptive-vs-3d, the C-switch and KNS papers' (issue 14), issue
+// (issue 11) selection-functions-* and adaptive-vs-3d, the C-switch and KNS papers' (issue 14; KNS at 64K nodes in the kns-64k-* files), issue
 // 12's (5DT vs 3D) extoll-summary.csv, ndt-fig6-summary.csv and ndt-fig6-8k-summary.csv, and the twisted tori's
 // larger runs (issue 13) in twisted-summary.csv, each with its records file (see
 // results/README.md).
@@ -44,7 +44,11 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv", "kns-4k-summary.csv",
 	"kns-4k-permutations-summary.csv", "kns-4k-more-summary.csv", "kns-4k-torus-summary.csv",
 	"kns-4k-more-permutations-summary.csv", "kns-4k-torus-permutations-summary.csv",
-	"extoll-summary.csv", "ndt-fig6-summary.csv", "ndt-fig6-8k-summary.csv", "twisted-summary.csv"}
+	"extoll-summary.csv", "ndt-fig6-summary.csv", "ndt-fig6-8k-summary.csv", "twisted-summary.csv",
+	"kns-64k-summary.csv", "kns-64k-torus-summary.csv", "kns-64k-4i-summary.csv", "kns-64k-big-summary.csv",
+	"kns-64k-base-summary.csv", "kns-64k-torus-base-summary.csv", "kns-64k-dims-summary.csv",
+	"kns-64k-dims-torus-summary.csv", "kns-64k-permutations-summary.csv", "kns-64k-torus-permutations-summary.csv",
+	"kns-64k-mesh-summary.csv", "kns-64k-mesh-permutations-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
