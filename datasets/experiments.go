@@ -48,7 +48,7 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"kns-64k-summary.csv", "kns-64k-torus-summary.csv", "kns-64k-4i-summary.csv", "kns-64k-big-summary.csv",
 	"kns-64k-base-summary.csv", "kns-64k-torus-base-summary.csv", "kns-64k-dims-summary.csv",
 	"kns-64k-dims-torus-summary.csv", "kns-64k-permutations-summary.csv", "kns-64k-torus-permutations-summary.csv",
-	"kns-64k-mesh-summary.csv", "kns-64k-mesh-permutations-summary.csv"}
+	"kns-64k-mesh-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
