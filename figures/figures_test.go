@@ -88,6 +88,11 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 	if e := r.At("twin:3x3x3/A", "bubble", common, experiment.LatencyNetworkMean); math.IsNaN(e.Mean) || e.Mean < 10 {
 		t.Errorf("latency of A at %g: %+v", common, e)
 	}
+	// Scheme "" takes the curve of either scheme the spec ran.
+	bubble, vc := r.At("twin:3x3x3/A", "bubble", common, experiment.Accepted), r.At("twin:3x3x3/A", "vc", common, experiment.Accepted)
+	if e := r.At("twin:3x3x3/A", "", common, experiment.Accepted); math.IsNaN(e.Mean) || e.Mean != bubble.Mean && e.Mean != vc.Mean {
+		t.Errorf("scheme \"\" (any): %+v, want bubble's %g or vc's %g", e, bubble.Mean, vc.Mean)
+	}
 	if e := r.At("twin:3x3x3/A", "bubble", 0.123, experiment.Accepted); !math.IsNaN(e.Mean) {
 		t.Errorf("a load that was not run: %+v", e)
 	}

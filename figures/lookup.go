@@ -15,11 +15,14 @@ func canonical(spec string) string {
 	return spec
 }
 
+// summaries are a topology's summaries under a deadlock scheme; scheme "" takes every
+// scheme, for results whose networks each run under one (the torus with bubble, a
+// fat-tree with none).
 func (r *Results) summaries(topo, scheme string) []experiment.Summary {
 	topo = canonical(topo)
 	var out []experiment.Summary
 	for _, s := range r.sums {
-		if s.Point.Topology == topo && s.Point.Deadlock == scheme {
+		if s.Point.Topology == topo && (scheme == "" || s.Point.Deadlock == scheme) {
 			out = append(out, s)
 		}
 	}
@@ -41,7 +44,7 @@ func (r *Results) Saturation(topo, scheme string) (experiment.Saturation, bool) 
 }
 
 // At is a metric's estimate on a curve at an offered load (NaN mean when the curve has
-// no such load).
+// no such load); scheme "" matches any deadlock scheme.
 func (r *Results) At(topo, scheme string, load float64, metric experiment.MetricName) experiment.Estimate {
 	for _, s := range r.summaries(topo, scheme) {
 		if math.Abs(s.Load-load) < 1e-9 {
