@@ -251,6 +251,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		// No flag sets these.
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
+			p.ConsumeAll, p.ReserveOutputVCs = base.ConsumeAll, base.ReserveOutputVCs
 		}},
 	} {
 		if !changed(f.flag) {

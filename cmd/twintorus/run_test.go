@@ -128,7 +128,8 @@ func TestRunWormholeDatelineNoDeadlock(t *testing.T) {
 }
 
 // --switch sets every parameter of the preset, also those no flag sets: the insee
-// preset's transit priority and crossbar input per VC.
+// preset's transit priority, crossbar input per VC, consumption and output VC
+// reservation.
 func TestRunSwitchInsee(t *testing.T) {
 	var r struct {
 		Point map[string]any `json:"point"`
@@ -136,7 +137,8 @@ func TestRunSwitchInsee(t *testing.T) {
 	runJSON(t, &r, "run", "twisted:rtt:4", "--switch", "insee", "--routing", "twisted-adaptive", "--load", "0.3",
 		"--warmup", "100", "--cycles", "200", "--json")
 	for key, want := range map[string]any{"packet_flits": 16.0, "terminal_buffer": "1x128", "external_buffer": "3x64",
-		"transit_priority": true, "crossbar_per_vc": true, "deadlock": "bubble"} {
+		"transit_priority": true, "crossbar_per_vc": true, "consume_all": true, "reserve_output_vcs": true,
+		"deadlock": "bubble"} {
 		if got := r.Point[key]; got != want {
 			t.Errorf("%s: %v, want %v", key, got, want)
 		}

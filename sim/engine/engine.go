@@ -238,6 +238,10 @@ type Engine struct {
 	candCap int
 	req     []request
 	best    []int32
+	// heldUntil is, per input VC, the cycle the last packet granted to it as an output
+	// VC of its upstream switch has left that switch (Params.ReserveOutputVCs).
+	heldUntil []int64
+	bestVC    []int32 // stage 2's best request per output VC (ReserveOutputVCs), -1: none
 	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
 	// are matched in the current allocation.
 	accept            []int32
@@ -312,6 +316,12 @@ func New(cfg Config) (*Engine, error) {
 	e.m.init(e)
 	if cfg.Program != nil {
 		e.initProgram(cfg.Program)
+	}
+	if p.ReserveOutputVCs {
+		e.heldUntil, e.bestVC = make([]int64, len(e.vcs)), make([]int32, len(e.vcs))
+		for i := range e.bestVC {
+			e.bestVC[i] = -1
+		}
 	}
 	e.initParallel()
 	// First generation time of every PE.
@@ -908,9 +918,10 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 		// An empty VC keeps in ready the cycle its last packet's tail has left
 		// (popHead), so a packet that arrives as the VC empties waits for it whether
 		// it is queued before or after the departure within the cycle. Except with a
-		// crossbar input per VC, which keeps model version 2's order-dependent rule
-		// until the model version changes (docs/architecture.md, issue 15).
-		if !e.p.CrossbarPerVC {
+		// crossbar input per VC and port arbitration, which keeps model version 2's
+		// order-dependent rule until the model version changes (docs/architecture.md,
+		// issue 15); ReserveOutputVCs, newer, follows the rule.
+		if !e.p.CrossbarPerVC || e.p.ReserveOutputVCs {
 			ready = max(ready, vc.ready)
 		}
 		vc.routed, vc.cands = false, false
@@ -1002,15 +1013,16 @@ func (e *Engine) allocate(s int) {
 			sleep, blocked = e.waits(ps, ivc, verdict, at, sleep, blocked)
 		}
 	}
-	// Stage 2: every requested output port grants one input, round-robin.
+	// Stage 2: every requested output port (output VC under ReserveOutputVCs) grants
+	// one input, round-robin.
 	reqs := e.req[:nreq]
 	for i, r := range reqs {
-		if b := e.best[r.out]; b < 0 || e.wins(base, np, r, reqs[b]) {
-			e.best[r.out] = int32(i)
+		if b := e.grantee(base, r); b != nil && (*b < 0 || e.wins(base, np, r, reqs[*b])) {
+			*b = int32(i)
 		}
 	}
 	for i, r := range reqs {
-		if e.best[r.out] != int32(i) { // next cycle the loser's input may pick another VC
+		if b := e.grantee(base, r); b != nil && *b != int32(i) { // next cycle the loser's input may pick another VC
 			blocked = true
 			continue
 		}
@@ -1020,7 +1032,9 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	for _, r := range reqs {
-		e.best[r.out] = -1
+		if b := e.grantee(base, r); b != nil {
+			*b = -1
+		}
 	}
 	e.retry(s, blocked, sleep)
 }
@@ -1242,7 +1256,7 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 			o.Credits, o.Capacity = int(free), int(e.vcs[dvc].capacity)
 			o.Room = e.roomFor(free, dvc, c.Bubble, n)
 		}
-		o.Available = o.Room && e.ports[g].outBusy <= e.now
+		o.Available = o.Room && e.outFree(g, c)
 	}
 	if e.sel == nil {
 		for i := range e.opts {
@@ -1322,7 +1336,17 @@ func (e *Engine) roomFor(free, dvc int32, bubble bool, n int32) bool {
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
 func (e *Engine) canAdvance(g int, c routing.Candidate, n int32) bool {
-	return e.ports[g].outBusy <= e.now && e.hasRoom(g, c, n) // a NIC takes a flit per cycle
+	return e.outFree(g, c) && e.hasRoom(g, c, n) // a NIC takes a flit per cycle
+}
+
+// outFree reports whether output port g may take a packet on candidate c now: its
+// link is idle, or, under Params.ReserveOutputVCs, the candidate's output VC is.
+func (e *Engine) outFree(g int, c routing.Candidate) bool {
+	op := &e.ports[g]
+	if e.reserving() && op.down >= 0 {
+		return e.heldUntil[op.down+int32(c.VC)] <= e.now
+	}
+	return op.outBusy <= e.now
 }
 
 // room reports whether downstream VC dv can take a packet now: the whole packet under
@@ -1368,9 +1392,16 @@ func (e *Engine) start(base, np int, r request) {
 	// its credit reaches our sender at now+i+back. Both ports are free at now+L, when
 	// the VC's next packet may follow.
 	now, L := e.now, int64(st.flits)
-	ip.inBusy, op.outBusy = now+L, now+L
+	if e.reserving() && st.dvc >= 0 { // after the packets already granted the link
+		now = max(now, op.outBusy)
+		e.heldUntil[st.dvc] = now + L
+	}
+	ip.inBusy = now + L
+	if !e.sinkAll(out) {
+		op.outBusy = now + L
+	}
 	if e.p.CrossbarPerVC { // the input's other VCs have crossbar inputs of their own
-		ip.inBusy = now + 1
+		ip.inBusy = e.now + 1
 	}
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
@@ -1414,6 +1445,35 @@ func (e *Engine) start(base, np int, r request) {
 		return
 	}
 	e.popHead(r.ivc, now+L)
+}
+
+// sinkAll reports whether output port g takes any number of packets at once: a NIC's
+// port under Params.ConsumeAll, which the packet level models (the flit level, the
+// tests' reference runs, ejects one packet at a time).
+func (e *Engine) sinkAll(g int) bool {
+	return e.p.ConsumeAll && e.packetLevel && e.ports[g].down < 0
+}
+
+// reserving reports whether output VCs are arbitrated (Params.ReserveOutputVCs), which
+// the packet level models; the flit level (tests' reference runs) arbitrates ports.
+func (e *Engine) reserving() bool { return e.heldUntil != nil && e.packetLevel }
+
+// grantee is where stage 2 of allocation keeps the request that wins r's output: the
+// output port's cell, or under ReserveOutputVCs the output VC's (several VCs of one
+// link may be granted in a cycle, and their packets cross it one after another); nil
+// when the output takes every request (sinkAll).
+func (e *Engine) grantee(base int, r request) *int32 {
+	g := base + int(r.out)
+	if !e.reserving() && !e.p.ConsumeAll {
+		return &e.best[r.out]
+	}
+	switch op := &e.ports[g]; {
+	case e.sinkAll(g):
+		return nil
+	case op.down >= 0 && e.reserving():
+		return &e.bestVC[op.down+int32(r.cand.VC)]
+	}
+	return &e.best[r.out]
 }
 
 // countHop records a packet's hop on candidate c through output port op: whether it

@@ -155,6 +155,22 @@ type Params struct {
 	// one packet at a time (MODEL.md). Virtual cut-through only. In YAML and JSON as
 	// TransitPriority, for the same reasons.
 	CrossbarPerVC bool `yaml:"crossbar_per_vc" json:"crossbar_per_vc,omitempty"`
+	// ConsumeAll lets every packet that has reached its NIC's switch eject at once,
+	// each at one flit per cycle from its own input VC (INSEE's "multiple" consumption,
+	// its default, under which the twisted-tori paper ran); false: one ejection port
+	// per NIC, one packet at a time (MODEL.md). Needs CrossbarPerVC and the rr2
+	// allocator without output queues or VOQs. In YAML and JSON as TransitPriority.
+	ConsumeAll bool `yaml:"consume_all" json:"consume_all,omitempty"`
+	// ReserveOutputVCs arbitrates output VCs instead of output ports (INSEE's router):
+	// a head may be granted a free output VC while the link carries another VC's
+	// packet, and its packet crosses the link right after the ones granted before it;
+	// an output VC holds one packet at a time, from its grant until its tail has left,
+	// and each output VC grants one request per cycle. False: a head waits until the
+	// output port is free and each port grants one request per cycle (MODEL.md). Its
+	// runs do not depend on the order in which switches are visited (the CrossbarPerVC
+	// exception in enqueue does not apply). Same requirements as ConsumeAll; in YAML
+	// and JSON as TransitPriority.
+	ReserveOutputVCs bool `yaml:"reserve_output_vcs" json:"reserve_output_vcs,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 	// Threads is how many cores one simulation's allocation phase uses (0 or 1: one).
@@ -306,10 +322,22 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%d threads: accepted are 0 or 1 (one core) to %d", p.Threads, MaxThreads)
 	case p.CrossbarPerVC && p.Switching != CutThrough:
 		return fmt.Errorf("crossbar_per_vc models virtual cut-through switches; switching %s has one crossbar input per port", p.Switching)
+	case (p.ConsumeAll || p.ReserveOutputVCs) && !p.CrossbarPerVC:
+		return fmt.Errorf("%s models INSEE's router (the insee preset), whose input VCs have crossbar inputs of their own: set crossbar_per_vc too", inseeOption(p))
+	case (p.ConsumeAll || p.ReserveOutputVCs) && (p.Allocator.ISLIP || p.VOQ || p.OutputFlits > 0):
+		return fmt.Errorf("%s works with the two-stage round-robin allocator of input-queued switches (rr2, no voq, no output_flits)", inseeOption(p))
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
 	return nil
+}
+
+// inseeOption names the INSEE router option that p sets, for error messages.
+func inseeOption(p *Params) string {
+	if p.ReserveOutputVCs {
+		return "reserve_output_vcs"
+	}
+	return "consume_all"
 }
 
 // MaxThreads is the most cores one simulation uses (Params.Threads).

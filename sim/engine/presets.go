@@ -144,6 +144,7 @@ func inseePreset() Preset {
 	p.External = Buffer{VCs: 3, Flits: 4 * 16}
 	p.TransitPriority = true
 	p.CrossbarPerVC = true
+	p.ConsumeAll, p.ReserveOutputVCs = true, true
 	return Preset{
 		Name:     "insee",
 		Summary:  "twisted-tori paper (INSEE): virtual cut-through, 3 VCs of 4 packets per link (a bubble escape VC and two adaptive ones), an 8-packet injection queue, transit before injection, 16-phit packets",
@@ -157,7 +158,8 @@ func inseePreset() Preset {
 		},
 		Choices: []string{
 			"every input VC has its own crossbar input (BlueGene/L's switch), so the three VCs of a link forward concurrently",
-			"one injection port of one VC and one ejection port per node, each one phit per cycle",
+			"as INSEE does (its source, github.com/navaridas/insee: arbitrate.c, perform_mov.c): output VCs are arbitrated, not output ports, so a packet may be granted an output VC while the link carries another VC's packet and crosses it right after (reserve_output_vcs); every input VC may eject at once (consume_all, INSEE's default \"multiple\" consumption)",
+			"one injection port of one VC per node, one phit per cycle",
 			"routing and link each take 1 cycle (MODEL.md): the paper gives no pipeline",
 			"the adaptive VCs are chosen by the routing's selection function (--selection; the paper names none)",
 			"Bernoulli injection per cycle, the discrete form of the paper's Poisson arrivals",

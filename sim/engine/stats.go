@@ -246,11 +246,12 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	// Packet level counts a packet's flit-hops when its head leaves: take back the
 	// flits of packets still crossing a link when the run stopped. Such a packet holds
 	// its output port until its tail has left (outBusy), so the flits still to go are
-	// outBusy - now. With a crossbar input per VC none is taken back: model version 2
-	// found these packets by their input port, which such a switch holds for one cycle
-	// only, and results stay as they were.
+	// outBusy - now (under ReserveOutputVCs also those granted the link after it).
+	// With a crossbar input per VC and port arbitration none is taken back: model
+	// version 2 found these packets by their input port, which such a switch holds for
+	// one cycle only, and results stay as they were.
 	flitHops := m.flitHops
-	if e.packetLevel && !e.p.CrossbarPerVC {
+	if e.packetLevel && (!e.p.CrossbarPerVC || e.p.ReserveOutputVCs) {
 		for g := range e.ports {
 			if op := &e.ports[g]; op.outBusy > e.now && op.down >= 0 && op.link >= 0 {
 				flitHops -= op.outBusy - e.now

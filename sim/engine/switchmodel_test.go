@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -82,5 +83,83 @@ func TestCrossbarPerVC(t *testing.T) {
 	p = p.withDefaults()
 	if err := p.validate(); err == nil || !strings.Contains(err.Error(), "crossbar_per_vc") {
 		t.Errorf("wormhole with per-VC crossbar inputs: %v", err)
+	}
+}
+
+// inseeParams are the insee preset's router parameters (16-flit packets, 3 VCs of 4
+// packets per link, an 8-packet injection queue, transit priority, a crossbar input per
+// VC) with its consumption and output arbitration set as given.
+func inseeParams(load float64, warmup, measure int64, consumeAll, reserve bool) Params {
+	p := params(load, warmup, measure, 3)
+	p.PacketFlits = 16
+	p.External, p.Terminal, p.Internal = Buffer{VCs: 3, Flits: 64}, Buffer{VCs: 1, Flits: 128}, Buffer{VCs: 3, Flits: 64}
+	p.TransitPriority, p.CrossbarPerVC = true, true
+	p.ConsumeAll, p.ReserveOutputVCs = consumeAll, reserve
+	return p
+}
+
+// ConsumeAll: the four neighbours of PE 0 on a 4x4 torus each send it half a link's
+// worth, over four different links. One ejection port delivers at most one flit per
+// cycle; with every input VC ejecting at once, PE 0 takes all of it.
+func TestConsumeAll(t *testing.T) {
+	run := func(all bool) float64 {
+		p := inseeParams(0.5, 2000, 8000, all, false)
+		e := newRunRouting(t, "torus:4x4", "dor", routing.SchemeBubble, "pairs:1>0,3>0,4>0,12>0", p)
+		res, err := e.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Accepted * 16 // flits per cycle into PE 0, the only destination
+	}
+	one, all := run(false), run(true)
+	t.Logf("flits/cycle into PE 0: %.4f with one ejection port, %.4f with consume_all", one, all)
+	if one > 1.001 {
+		t.Errorf("one ejection port delivers %.4f flits/cycle to PE 0; it can take at most 1", one)
+	}
+	if math.Abs(all-2) > 0.05 {
+		t.Errorf("with consume_all PE 0 takes %.4f flits/cycle; its neighbours offer 2", all)
+	}
+}
+
+// ReserveOutputVCs: on the saturated 16x8 twisted torus RTT (a = 8), granting output
+// VCs while their link is busy keeps links fuller, so throughput rises; and however
+// many packets are granted one link, it never carries more than a flit per cycle.
+func TestReserveOutputVCs(t *testing.T) {
+	run := func(reserve bool) *Result {
+		p := inseeParams(0.6, 3000, 6000, true, reserve)
+		p.Channels = true
+		e := newRunRouting(t, "twisted:rtt:8", "twisted-adaptive", routing.SchemeBubble, "uniform", p)
+		res, err := e.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ports, vcs := run(false), run(true)
+	t.Logf("accepted %.4f arbitrating output ports, %.4f output VCs", ports.Accepted, vcs.Accepted)
+	if vcs.Accepted < 1.03*ports.Accepted {
+		t.Errorf("saturation throughput %.4f arbitrating output ports, %.4f output VCs; want at least 3 %% more", ports.Accepted, vcs.Accepted)
+	}
+	busiest := 0.0
+	for g, u := range vcs.ChannelUtil {
+		if u > 1 {
+			t.Fatalf("port %d carries %.4f flits/cycle", g, u)
+		}
+		busiest = max(busiest, u)
+	}
+	if busiest < 0.9 {
+		t.Errorf("busiest channel at saturation carries %.3f flits/cycle; want above 0.9", busiest)
+	}
+	p := inseeParams(0.1, 0, 1, false, true)
+	p.CrossbarPerVC = false
+	p = p.withDefaults()
+	if err := p.validate(); err == nil || !strings.Contains(err.Error(), "crossbar_per_vc") {
+		t.Errorf("reserve_output_vcs without a crossbar input per VC: %v", err)
+	}
+	p = inseeParams(0.1, 0, 1, true, false)
+	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
+	p = p.withDefaults()
+	if err := p.validate(); err == nil || !strings.Contains(err.Error(), "rr2") {
+		t.Errorf("consume_all under iSLIP: %v", err)
 	}
 }
