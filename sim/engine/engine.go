@@ -1276,6 +1276,18 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 	return e.opts[i].Candidate, e.opts[i].Available
 }
 
+// head is packet pk as a routing function sees it. Its salt mixes the run's seed with
+// the packet's source, destination and generation cycle: the same at every hop and
+// for every packet of a message, and drawn from nothing else, so that a routing that
+// uses it changes no other random choice of the run.
+func (e *Engine) head(pk *packet) routing.Head {
+	x := e.p.Seed ^ uint64(pk.gen)<<24 ^ uint64(uint32(pk.src))<<2 ^ uint64(uint32(pk.dst))<<44
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Salt: uint32(x ^ x>>31)}
+}
+
 // candidates are the routing's candidates for the head packet pi of input VC ivc, from
 // the cache when the routing bounds them (they depend on nothing that changes while
 // the head waits).
@@ -1287,7 +1299,7 @@ func (e *Engine) candidates(s, q int, ivc, pi int32, base int) []routing.Candida
 	}
 	pk := &e.pk[pi]
 	inVC := int(ivc - e.ports[base+q].vc0)
-	e.scratch = e.rt.Route(s, q, inVC, routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}, e.scratch[:0])
+	e.scratch = e.rt.Route(s, q, inVC, e.head(pk), e.scratch[:0])
 	if e.candCap > 0 && len(e.scratch) <= e.candCap {
 		i := int(ivc) * e.candCap
 		vc.nCands = uint8(copy(e.cands[i:i+e.candCap], e.scratch))

@@ -283,7 +283,24 @@ func (g *TwistedGeometry) Record(src, dst int) Vec {
 // displacements of that box differ by less than the shortest lattice vector in every
 // dimension; ok is false when cur is not on such a path.
 func (g *TwistedGeometry) Remaining(src, dst, cur int) (rem Vec, ok bool) {
-	r0 := g.Record(src, dst)
+	return g.remainingOf(g.Record(src, dst), dst, cur, src)
+}
+
+// RecordDrawn is a minimal record of (src, dst) drawn by salt among the equally short
+// ones (INSEE's rule: a tie is broken at random for each packet), in candidate order.
+func (g *TwistedGeometry) RecordDrawn(src, dst int, salt uint32) Vec {
+	var buf [maxTwistedTies]Vec
+	m := g.Minimal(g.delta(src, dst), buf[:0])
+	return m[int(salt%uint32(len(m)))]
+}
+
+// RemainingDrawn is Remaining for the record RecordDrawn draws.
+func (g *TwistedGeometry) RemainingDrawn(src, dst, cur int, salt uint32) (rem Vec, ok bool) {
+	return g.remainingOf(g.RecordDrawn(src, dst, salt), dst, cur, src)
+}
+
+// remainingOf is what is left of record r0 of a packet from src when it is at cur.
+func (g *TwistedGeometry) remainingOf(r0 Vec, dst, cur, src int) (rem Vec, ok bool) {
 	if cur == src {
 		return r0, true
 	}
@@ -464,17 +481,20 @@ func twistedDORRouting() RoutingDef {
 // escape drains whatever the adaptive VCs hold. A packet that took the escape stays on
 // it unless Return (the papers do not say; see docs/architecture.md).
 type TwistedAdaptive struct {
-	esc      *TwistedDOR
-	net      *topology.Network
-	adaptive int
-	ret      bool
+	esc        *TwistedDOR
+	net        *topology.Network
+	adaptive   int
+	ret        bool
+	randomTies bool
 }
 
-// TwistedAdaptiveOptions are the adaptive VCs per link and whether escaped packets
-// may return to adaptive VCs.
+// TwistedAdaptiveOptions are the adaptive VCs per link, whether escaped packets may
+// return to adaptive VCs, and whether a pair with several minimal records takes one at
+// random for each packet (INSEE's rule) instead of the geometry's table.
 type TwistedAdaptiveOptions struct {
-	Adaptive int
-	Return   bool
+	Adaptive   int
+	Return     bool
+	RandomTies bool
 }
 
 // NewTwistedAdaptive makes the TPDS router for a twisted-tori network.
@@ -486,7 +506,7 @@ func NewTwistedAdaptive(net *topology.Network, o TwistedAdaptiveOptions) (*Twist
 	if err != nil {
 		return nil, err
 	}
-	return &TwistedAdaptive{esc: esc, net: net, adaptive: o.Adaptive, ret: o.Return}, nil
+	return &TwistedAdaptive{esc: esc, net: net, adaptive: o.Adaptive, ret: o.Return, randomTies: o.RandomTies}, nil
 }
 
 // Name is "twisted-adaptive/bubble", with its options when they are not the paper's.
@@ -498,6 +518,9 @@ func (r *TwistedAdaptive) Name() string {
 	}
 	if r.adaptive != 2 {
 		opts = append(opts, fmt.Sprintf("vcs=%d", r.adaptive))
+	}
+	if r.randomTies {
+		opts = append(opts, "ties=random")
 	}
 	if len(opts) > 0 {
 		name += ":" + strings.Join(opts, ",")
@@ -554,7 +577,13 @@ func (r *TwistedAdaptive) Route(s, in, inVC int, h Head, out []Candidate) []Cand
 	if int(at.Switch) == s {
 		return append(out, Candidate{Port: at.Port})
 	}
-	rem, ok := r.esc.geo.Remaining(int(net.Attachment(src).Switch), int(at.Switch), s)
+	var rem Vec
+	var ok bool
+	if r.randomTies {
+		rem, ok = r.esc.geo.RemainingDrawn(int(net.Attachment(src).Switch), int(at.Switch), s, h.Salt)
+	} else {
+		rem, ok = r.esc.geo.Remaining(int(net.Attachment(src).Switch), int(at.Switch), s)
+	}
 	if !ok {
 		panic(fmt.Sprintf("%s on %s: switch %d is off every minimal path from PE %d to PE %d", r.Name(), net, s, src, dst))
 	}
@@ -594,7 +623,8 @@ func (r *TwistedAdaptive) Path(src, dst int, buf []Step) []Step {
 }
 
 // ParseTwistedAdaptiveOptions reads the argument of "twisted-adaptive:ARG":
-// comma-separated "return", "sticky" (the default) and "vcs=N" (adaptive VCs, 2).
+// comma-separated "return", "sticky" (the default), "vcs=N" (adaptive VCs, 2) and
+// "ties=table" (the default) or "ties=random".
 func ParseTwistedAdaptiveOptions(arg string) (TwistedAdaptiveOptions, error) {
 	o := TwistedAdaptiveOptions{Adaptive: 2}
 	for _, item := range strings.Split(arg, ",") {
@@ -609,11 +639,13 @@ func ParseTwistedAdaptiveOptions(arg string) (TwistedAdaptiveOptions, error) {
 		case key == "vcs":
 			n, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil || n < 1 || n > 16 {
-				return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky and vcs=N (1 to 16 adaptive VCs)", item)
+				return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky, vcs=N (1 to 16 adaptive VCs) and ties=table or ties=random", item)
 			}
 			o.Adaptive = n
+		case key == "ties" && (strings.TrimSpace(val) == "random" || strings.TrimSpace(val) == "table"):
+			o.RandomTies = strings.TrimSpace(val) == "random"
 		default:
-			return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky and vcs=N (1 to 16 adaptive VCs)", item)
+			return o, fmt.Errorf("twisted-adaptive option %q: accepted are return, sticky, vcs=N (1 to 16 adaptive VCs) and ties=table or ties=random", item)
 		}
 	}
 	return o, nil
@@ -622,7 +654,7 @@ func ParseTwistedAdaptiveOptions(arg string) (TwistedAdaptiveOptions, error) {
 func twistedAdaptiveRouting() RoutingDef {
 	return RoutingDef{
 		Name:    "twisted-adaptive",
-		Summary: "twisted tori, the TPDS router: a bubble escape VC (twisted-dor) and fully adaptive VCs on the record's directions (twisted-adaptive:return,vcs=N)",
+		Summary: "twisted tori, the TPDS router: a bubble escape VC (twisted-dor) and fully adaptive VCs on the record's directions (twisted-adaptive:return,vcs=N,ties=random)",
 		Scheme:  SchemeBubble,
 		Fits: func(net *topology.Network) error {
 			_, err := twistedGeometryOf(net)
