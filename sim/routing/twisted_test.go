@@ -169,3 +169,64 @@ func TestTwistedAdaptiveCandidates(t *testing.T) {
 		t.Errorf("twisted-adaptive:return,vcs=3: %v, %v", rt, err)
 	}
 }
+
+// ties=random: a pair with several minimal records takes any of them, by its packet's
+// salt, and every hop of that packet follows the one drawn. Walked for every pair and
+// four salts, taking any adaptive candidate at each hop: the route is as long as the
+// distance and its hops per dimension are the drawn record's; and over the salts every
+// record of a tied pair is drawn.
+func TestTwistedAdaptiveRandomTies(t *testing.T) {
+	for _, spec := range []string{"twisted:rtt:4", "twisted:pdtt:3", "twisted:rt:4"} {
+		net := topology.MustNew(spec)
+		rt, err := New("twisted-adaptive:ties=random", net, SchemeBubble, TiePlus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt.Name() != "twisted-adaptive:ties=random/bubble" {
+			t.Errorf("name %q", rt.Name())
+		}
+		geo := rt.(*TwistedAdaptive).Escape().Geometry()
+		bfs, _ := NewMinimal(net, false)
+		tied := 0
+		for src := 0; src < net.Terminals(); src++ {
+			for dst := 0; dst < net.Terminals(); dst++ {
+				if src == dst {
+					continue
+				}
+				drawn := map[Vec]bool{}
+				for salt := uint32(0); salt < 4; salt++ {
+					rec := geo.RecordDrawn(src, dst, salt)
+					drawn[rec] = true
+					var hops [3]int
+					s, in, vc := src, net.TerminalPort(src), 0
+					for step := 0; s != dst; step++ {
+						c := rt.Route(s, in, vc, Head{Src: int32(src), Dst: int32(dst), Salt: salt}, nil)
+						pick := c[(src+dst+step)%len(c)]
+						p := net.Port(s, int(pick.Port))
+						hops[p.Dim] += int(p.Dir)
+						s, in, vc = int(p.Peer), int(p.PeerPort), int(pick.VC)
+						if step > 3*bfs.Distance(src, dst) {
+							t.Fatalf("%s: %d -> %d (salt %d) does not arrive", spec, src, dst, salt)
+						}
+					}
+					if hops != [3]int(rec) || rec.L1() != bfs.Distance(src, dst) {
+						t.Fatalf("%s: %d -> %d (salt %d) moved %v, drew record %v, distance %d", spec, src, dst, salt, hops, rec, bfs.Distance(src, dst))
+					}
+				}
+				var buf [maxTwistedTies]Vec
+				if n := len(geo.Minimal(geo.delta(src, dst), buf[:0])); n > 1 {
+					tied++
+					if len(drawn) < 2 {
+						t.Errorf("%s: %d -> %d has %d minimal records, four salts drew only %v", spec, src, dst, n, drawn)
+					}
+				}
+			}
+		}
+		if tied == 0 {
+			t.Errorf("%s: no tied pair", spec)
+		}
+	}
+	if _, err := ParseTwistedAdaptiveOptions("ties=sometimes"); err == nil {
+		t.Error("ties=sometimes accepted")
+	}
+}
