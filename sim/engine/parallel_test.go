@@ -74,14 +74,17 @@ func TestThreadsBitIdentical(t *testing.T) {
 		// 5D twin torus beyond saturation; the KNS switch (output queues, 256-flit
 		// packets, long links) on networks whose routers have no PEs; the C-switch
 		// (virtual output queues) and the twisted tori's insee router (a crossbar input
-		// per VC) on one core; the insee router without it, in parallel.
+		// per VC, output VC reservation) on one core; the insee router without them, in
+		// parallel.
 		{"twin5d-extoll-tsdor", "twin:4x4x2x2x2", "tsdor", "extoll", routing.SchemeVC, "uniform", 0.9, 2, 0, false, long},
 		{"kns-fattree", "kns:16,2,2,fattree", "", "kns", routing.SchemeNone, "uniform", 0.6, 2, 0, false, long},
 		{"kns-ruft", "kns:16,2,2,ruft", "", "kns", routing.SchemeNone, "uniform", 0.45, 3, 0, false, long},
 		{"ktree-plain", "ktree:4,3/cswitch", "", "", routing.SchemeNone, "uniform", 0.8, 2, 0, false, nil},
 		{"ktree-cswitch-voq", "ktree:4,3/cswitch", "", "cswitch", routing.SchemeNone, "uniform", 0.8, 2, 0, true, nil},
 		{"twisted-insee", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, true, nil},
-		{"twisted-insee-one-crossbar-input", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, func(p *Params) { p.CrossbarPerVC = false }},
+		{"twisted-insee-one-crossbar-input", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, func(p *Params) {
+			p.CrossbarPerVC, p.ConsumeAll, p.ReserveOutputVCs = false, false, false
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
