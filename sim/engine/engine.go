@@ -242,6 +242,7 @@ type Engine struct {
 	// VC of its upstream switch has left that switch (Params.ReserveOutputVCs).
 	heldUntil []int64
 	bestVC    []int32 // stage 2's best request per output VC (ReserveOutputVCs), -1: none
+	salted    bool    // the routing reads Head.Salt
 	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
 	// are matched in the current allocation.
 	accept            []int32
@@ -306,6 +307,9 @@ func New(cfg Config) (*Engine, error) {
 		e.candCap = mc.MaxCandidates()
 	}
 	e.packetLevel = p.Switching == CutThrough
+	if sr, ok := cfg.Routing.(interface{ Salted() bool }); ok {
+		e.salted = sr.Salted()
+	}
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
 	e.inj = inj
 	e.layout()
@@ -1281,6 +1285,9 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 // for every packet of a message, and drawn from nothing else, so that a routing that
 // uses it changes no other random choice of the run.
 func (e *Engine) head(pk *packet) routing.Head {
+	if !e.salted {
+		return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}
+	}
 	x := e.p.Seed ^ uint64(pk.gen)<<24 ^ uint64(uint32(pk.src))<<2 ^ uint64(uint32(pk.dst))<<44
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9

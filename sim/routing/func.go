@@ -24,8 +24,9 @@ type Head struct {
 	Src, Dst int32 // terminals
 	Escaped  bool  // the packet already travels on escape channels
 	// Salt is random bits of the packet's own, the same at every hop, for routings
-	// that choose per packet (twisted-adaptive:ties=random); the engine derives it
-	// from the run's seed and the message, so it draws nothing from the run's stream.
+	// that choose per packet (twisted-adaptive:ties=random) and say so with a method
+	// Salted() bool; the engine derives it from the run's seed and the message, so it
+	// draws nothing from the run's stream.
 	Salt uint32
 }
 

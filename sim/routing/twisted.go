@@ -541,6 +541,9 @@ func (r *TwistedAdaptive) Scheme() Scheme { return SchemeBubble }
 // theorem when escaped packets stay on it; with Return a run checks first.
 func (r *TwistedAdaptive) DeadlockFree() bool { return !r.ret }
 
+// Salted reports whether Route reads Head.Salt (ties=random).
+func (r *TwistedAdaptive) Salted() bool { return r.randomTies }
+
 // Sticky reports whether a packet that took an escape VC stays on escape VCs.
 func (r *TwistedAdaptive) Sticky() bool { return !r.ret }
 
