@@ -31,6 +31,7 @@ targets=(
 	"./sim/routing/ FuzzReadTable"
 	"./sim/routing/ FuzzParseSelection"
 	"./sim/routing/ FuzzParseDuatoOptions"
+	"./sim/routing/ FuzzParseTwistedAdaptiveOptions"
 	"./sim/engine/ FuzzParseAllocator"
 	"./sim/engine/ FuzzParsePacketLengths"
 	"./sim/traffic/ FuzzParsePattern"

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/topology"
@@ -229,4 +230,31 @@ func TestTwistedAdaptiveRandomTies(t *testing.T) {
 	if _, err := ParseTwistedAdaptiveOptions("ties=sometimes"); err == nil {
 		t.Error("ties=sometimes accepted")
 	}
+}
+
+// The options of twisted-adaptive: any text either parses, and names a router whose
+// options read back the same, or is refused with a one-line error.
+func FuzzParseTwistedAdaptiveOptions(f *testing.F) {
+	for _, s := range []string{"", "return", "sticky", "vcs=3", "ties=random", "return,vcs=2,ties=table", "ties=", "vcs=x", ",,"} {
+		f.Add(s)
+	}
+	net := topology.MustNew("twisted:rtt:2")
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseTwistedAdaptiveOptions(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: multi-line error", s)
+			}
+			return
+		}
+		r, err := NewTwistedAdaptive(net, o)
+		if err != nil {
+			t.Fatalf("%q: %+v refused: %v", s, o, err)
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(r.Name(), "twisted-adaptive"), "/bubble")
+		back, err := ParseTwistedAdaptiveOptions(strings.TrimPrefix(name, ":"))
+		if err != nil || back != o {
+			t.Fatalf("%q: %+v named %q reads back as %+v, %v", s, o, r.Name(), back, err)
+		}
+	})
 }
