@@ -106,7 +106,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{base + "seeds: 0\n", "bad.yaml:3: seeds: 0 replications: accepted are 1 to 10000"},
 		{base + "engine:\n  load: 0.3\n", "bad.yaml:4: engine.load: not allowed here: the offered load comes from loads: at the top level"},
 		{base + "engine:\n  seed: 3\n", "bad.yaml:4: engine.seed: not allowed here: the seed comes from seed: and seeds: at the top level"},
-		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, transit_priority, crossbar_per_vc, channels, threads"},
+		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, channels, threads"},
 		{base + "engine:\n  measure: [1, 2]\n", "bad.yaml:4: engine.measure: want an integer, got a list"},
 		{base + "engine:\n  measure: 2.5\n", `bad.yaml:4: engine.measure: want an integer, got "2.5"`},
 		{base + "engine:\n  channels: maybe\n", `bad.yaml:4: engine.channels: want true or false, got "maybe"`},
