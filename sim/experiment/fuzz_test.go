@@ -107,6 +107,11 @@ func tooBig(s Spec) bool {
 		if err != nil {
 			continue
 		}
+		// The family's own count first: a twisted torus's spec holds its side a, not
+		// its shape (twisted:pdtt:32 has 65,536 switches).
+		if z, ok := spec.Size(); ok && (z.Switches > 4096 || z.Terminals > 4096) {
+			return true
+		}
 		n := max(spec.PEs, 1)
 		for _, k := range spec.Radix {
 			n *= k
