@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/twintorus/twintorus/internal/splitmix"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/traffic"
@@ -1289,10 +1290,7 @@ func (e *Engine) head(pk *packet) routing.Head {
 		return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}
 	}
 	x := e.p.Seed ^ uint64(pk.gen)<<24 ^ uint64(uint32(pk.src))<<2 ^ uint64(uint32(pk.dst))<<44
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Salt: uint32(x ^ x>>31)}
+	return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Salt: uint32(splitmix.Hash(x))}
 }
 
 // candidates are the routing's candidates for the head packet pi of input VC ivc, from
@@ -1360,12 +1358,17 @@ func (e *Engine) canAdvance(g int, c routing.Candidate, n int32) bool {
 
 // outFree reports whether output port g may take a packet on candidate c now: its
 // link is idle, or, under Params.ReserveOutputVCs, the candidate's output VC is.
-func (e *Engine) outFree(g int, c routing.Candidate) bool {
+func (e *Engine) outFree(g int, c routing.Candidate) bool { return e.freeFrom(g, c) <= e.now }
+
+// freeFrom is the cycle from which output port g may take a packet on candidate c: when
+// its link is idle, or, under Params.ReserveOutputVCs, when the candidate's output VC is
+// released.
+func (e *Engine) freeFrom(g int, c routing.Candidate) int64 {
 	op := &e.ports[g]
 	if e.reserving() && op.down >= 0 {
-		return e.heldUntil[op.down+int32(c.VC)] <= e.now
+		return e.heldUntil[op.down+int32(c.VC)]
 	}
-	return op.outBusy <= e.now
+	return op.outBusy
 }
 
 // room reports whether downstream VC dv can take a packet now: the whole packet under

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/splitmix"
 )
 
 // PacketLengths is how long the packets of a run are, PacketFlits being the longest.
@@ -94,10 +96,6 @@ func (p Params) MeanPacketFlits() float64 {
 // lengths are known when it is generated (its flits count as offered then) and again
 // when each packet starts.
 func uniformLength(seed uint64, k int32, max uint32) uint32 {
-	z := seed + uint64(k+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
-	hi, _ := bits.Mul64(z, uint64(max))
+	hi, _ := bits.Mul64(splitmix.Nth(seed, uint64(k)), uint64(max))
 	return uint32(hi) + 1
 }

@@ -89,14 +89,10 @@ func (e *Engine) queueRoute(base, q int, ivc int32) routing.Candidate {
 
 // verdict is whether a packet of n flits can start through output port base+c.Port now.
 func (e *Engine) verdict(base int, c routing.Candidate, n int32) (int, int64) {
-	op := &e.ports[base+int(c.Port)]
-	if e.reserving() && op.down >= 0 {
-		if at := e.heldUntil[op.down+int32(c.VC)]; at > e.now {
-			return waitBusy, at
-		}
-	} else if op.outBusy > e.now {
-		return waitBusy, op.outBusy
+	if at := e.freeFrom(base+int(c.Port), c); at > e.now {
+		return waitBusy, at
 	}
+	op := &e.ports[base+int(c.Port)]
 	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble, n) {
 		return waitRoom, 0
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/splitmix"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -262,7 +263,7 @@ func (s Selection) New(net *topology.Network, seed uint64) (Selector, error) {
 	if s.Name == "random" {
 		sel.rng = make([]uint64, net.TotalPorts())
 		for g := range sel.rng {
-			sel.rng[g] = seed ^ uint64(g+1)*0x9e3779b97f4a7c15
+			sel.rng[g] = splitmix.Stream(seed, g)
 		}
 	}
 	return sel, nil
@@ -305,7 +306,7 @@ func (sel *selector) Select(s, in int, opts []Option) int {
 			}
 		}
 		if n > 0 {
-			k := int(splitmix(&sel.rng[base+in]) % uint64(n))
+			k := int(splitmix.Next(&sel.rng[base+in]) % uint64(n))
 			for i, o := range opts {
 				if !o.Escape && o.Room {
 					if k == 0 {
@@ -369,15 +370,6 @@ func escapeOf(opts []Option) int {
 		}
 	}
 	return -1
-}
-
-// splitmix advances a SplitMix64 state and returns the next value.
-func splitmix(x *uint64) uint64 {
-	*x += 0x9e3779b97f4a7c15
-	z := *x
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // ZeroLoadChoices appends to buf the indices of the candidates that selection function
