@@ -1,4 +1,6 @@
-// Package sysmem owns one question about the machine: how much memory a process may
-// use. The engine compares a run's estimated footprint with it, so that a simulation
-// too big for the machine is refused before it allocates rather than killed midway.
+// Package sysmem owns what the engine asks of the machine's memory: how much a process
+// may use (Limit), and huge pages for the large tables a big simulation reads at random
+// (MakeHuge). The engine compares a run's estimated footprint with Limit, so that a
+// simulation too big for the machine is refused before it allocates rather than killed
+// midway.
 package sysmem

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twintorus/twintorus/internal/splitmix"
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/traffic"
@@ -243,13 +244,19 @@ type Engine struct {
 	// VC of its upstream switch has left that switch (Params.ReserveOutputVCs).
 	heldUntil []int64
 	bestVC    []int32 // stage 2's best request per output VC (ReserveOutputVCs), -1: none
-	salted    bool    // the routing reads Head.Salt
+	// grantByPort: every output port grants one request (neither ReserveOutputVCs nor
+	// ConsumeAll), read once per request in stage 2 (grantee).
+	grantByPort bool
+	salted      bool // the routing reads Head.Salt
 	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
 	// are matched in the current allocation.
 	accept            []int32
 	matchIn, matchOut []bool
 	lastMove          int64
 	inNet             int64 // packets injected and not yet delivered
+	// sink takes the values of the loads that touch records ahead of their use
+	// (prefetch.go), so that the compiler keeps them.
+	sink uint64
 
 	// m is the run's meter; a worker of a parallel allocation phase has one of its
 	// own for the counters it adds to (parallel.go).
@@ -328,6 +335,7 @@ func New(cfg Config) (*Engine, error) {
 			e.bestVC[i] = -1
 		}
 	}
+	e.grantByPort = e.heldUntil == nil && !p.ConsumeAll
 	e.initParallel()
 	// First generation time of every PE.
 	e.gen.init(cfg.Net.Terminals(), e.inj.P())
@@ -399,9 +407,9 @@ func (e *Engine) layout() {
 	}
 	total, nall := nports+2*len(egress), nsw+len(egress)
 	e.nReal = int32(nsw)
-	e.ports = make([]portState, total)
+	e.ports = sysmem.MakeHuge[portState](total)
 	e.inStream = make([]stream, total)
-	e.sw = make([]switchState, nall)
+	e.sw = sysmem.MakeHuge[switchState](nall)
 	maxPorts, nvc := 0, 0
 	for s := 0; s < nsw; s++ {
 		maxPorts = max(maxPorts, net.Ports(s))
@@ -433,7 +441,7 @@ func (e *Engine) layout() {
 		nvc = e.layoutOutputQueue(nsw+i, nports+2*i, int(g), nvc)
 	}
 	maxPorts = max(maxPorts, 2)
-	e.vcs = make([]vcState, nvc)
+	e.vcs = sysmem.MakeHuge[vcState](nvc)
 	e.flits = make([]vcFlits, nvc) // tests switch a run to the flit level after New
 	if e.candCap > 0 {
 		e.cands = make([]routing.Candidate, nvc*e.candCap)
@@ -454,7 +462,7 @@ func (e *Engine) layout() {
 			qtotal += c
 		}
 	}
-	e.queue = make([]qEntry, qtotal)
+	e.queue = sysmem.MakeHuge[qEntry](qtotal)
 	if e.varLen && p.Switching == CutThrough {
 		// The packets whose ramps are pending still hold their credits, as queued ones
 		// do: together they never outnumber the queue's entries.
@@ -621,7 +629,8 @@ func (e *Engine) Step() {
 		e.sw[s].inNow = t
 	}
 	b := &e.wheel[t&e.wmask]
-	for _, code := range *b {
+	for k, code := range *b {
+		e.touchEvents(*b, k)
 		id := int32(code & evMask)
 		switch code &^ evMask {
 		case evArrival:
@@ -670,9 +679,7 @@ func (e *Engine) Step() {
 		if e.par != nil {
 			e.allocateParallel()
 		} else {
-			for _, s := range e.allocNow {
-				e.allocate(int(s))
-			}
+			e.allocateList(e.allocNow)
 		}
 		// 4. Every packet crossing at the flit level moves one flit.
 		e.advance()
@@ -731,8 +738,28 @@ func (e *Engine) newPacket() int32 {
 		e.freePk = e.pk[i].next
 		return i
 	}
-	e.pk = append(e.pk, packet{})
+	e.pk = growPool(e.pk)
 	return int32(len(e.pk) - 1)
+}
+
+// growPool is s with one more zero element. Where append would copy s to a larger
+// array, growPool does so at append's rate (twice, then a quarter more from 1,024
+// elements on) into one made by sysmem.MakeHuge: a large run's packet pool is read
+// at random, and huge pages spare it the TLB misses.
+func growPool[T any](s []T) []T {
+	if len(s) < cap(s) {
+		var zero T
+		s = s[:len(s)+1]
+		s[len(s)-1] = zero
+		return s
+	}
+	n := 2 * cap(s)
+	if cap(s) >= 1024 {
+		n = cap(s) + cap(s)/4
+	}
+	grown := sysmem.MakeHuge[T](max(n, 16))
+	copy(grown, s)
+	return grown[:len(s)+1]
 }
 
 func (e *Engine) newMessage() int32 {
@@ -1021,23 +1048,25 @@ func (e *Engine) allocate(s int) {
 	// Stage 2: every requested output port (output VC under ReserveOutputVCs) grants
 	// one input, round-robin.
 	reqs := e.req[:nreq]
-	for i, r := range reqs {
-		if b := e.grantee(base, r); b != nil && (*b < 0 || e.wins(base, np, r, reqs[*b])) {
+	for i := range reqs {
+		r := &reqs[i]
+		if b := e.grantee(base, r); b != nil && (*b < 0 || e.wins(base, np, r, &reqs[*b])) {
 			*b = int32(i)
 		}
 	}
-	for i, r := range reqs {
+	for i := range reqs {
+		r := &reqs[i]
 		if b := e.grantee(base, r); b != nil && *b != int32(i) { // next cycle the loser's input may pick another VC
 			blocked = true
 			continue
 		}
-		e.start(base, np, r)
+		e.start(base, np, *r)
 		if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // its other VCs wait for the input
 			sleep = min(sleep, ps.inBusy)
 		}
 	}
-	for _, r := range reqs {
-		if b := e.grantee(base, r); b != nil {
+	for i := range reqs {
+		if b := e.grantee(base, &reqs[i]); b != nil {
 			*b = -1
 		}
 	}
@@ -1190,7 +1219,7 @@ func (e *Engine) sleep(s int, at int64) {
 // wins reports whether request r beats request b for their output port: under
 // TransitPriority a packet in transit beats one being injected (BlueGene/L's rule),
 // otherwise (and between two of a kind) the output's round-robin order decides.
-func (e *Engine) wins(base, np int, r, b request) bool {
+func (e *Engine) wins(base, np int, r, b *request) bool {
 	if e.p.TransitPriority {
 		rt := e.ports[base+int(r.in)].kind == topology.Terminal
 		bt := e.ports[base+int(b.in)].kind == topology.Terminal
@@ -1204,7 +1233,16 @@ func (e *Engine) wins(base, np int, r, b request) bool {
 // rrBefore reports whether input a comes before input b in output g's round-robin order.
 func (e *Engine) rrBefore(g int, a, b int32, np int) bool {
 	p := int32(e.ports[g].outRR)
-	return (a-p+int32(np))%int32(np) < (b-p+int32(np))%int32(np)
+	return rrDist(a, p, np) < rrDist(b, p, np)
+}
+
+// rrDist is how far input a comes after the round-robin pointer p among np ports
+// (a and p below np): a subtraction, not a division, on the allocation path.
+func rrDist(a, p int32, np int) int32 {
+	if a -= p; a < 0 {
+		a += int32(np)
+	}
+	return a
 }
 
 // choose returns the candidate the head packet of ivc takes now under a general
@@ -1429,7 +1467,7 @@ func (e *Engine) start(base, np int, r request) {
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
 		if e.wk != nil { // the next switch's VC is its own: held back (parallel.go)
-			e.wk.arrivals = append(e.wk.arrivals, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
+			e.wk.arrive(out, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
 		} else {
 			e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
 		}
@@ -1484,11 +1522,11 @@ func (e *Engine) reserving() bool { return e.heldUntil != nil && e.packetLevel }
 // output port's cell, or under ReserveOutputVCs the output VC's (several VCs of one
 // link may be granted in a cycle, and their packets cross it one after another); nil
 // when the output takes every request (sinkAll).
-func (e *Engine) grantee(base int, r request) *int32 {
-	g := base + int(r.out)
-	if !e.reserving() && !e.p.ConsumeAll {
+func (e *Engine) grantee(base int, r *request) *int32 {
+	if e.grantByPort {
 		return &e.best[r.out]
 	}
+	g := base + int(r.out)
 	switch op := &e.ports[g]; {
 	case e.sinkAll(g):
 		return nil

@@ -15,8 +15,10 @@ import (
 // regions are independent once the few effects that cross a switch's boundary are
 // held back and applied after the phase, in region order:
 //
-//   - a packet entering the next switch's input VC (its queue and head) and a packet
-//     delivered to a NIC (the meters, the packet and message free lists);
+//   - a packet entering the next switch's input VC (its queue and head): held back by
+//     the region of the next switch, and queued there by that region's worker in a
+//     second parallel phase, after every region has allocated;
+//   - a packet delivered to a NIC (the meters, the packet and message free lists);
 //   - events on the timing wheel (credit ramps, ready heads, wake-ups) and the switches
 //     to visit next cycle: each worker has a wheel and a list of its own, appended to
 //     the engine's after the phase;
@@ -48,7 +50,10 @@ type parallel struct {
 	workers []*worker
 	lists   [][]int32 // per region: the switches to allocate this cycle
 	region  []uint8   // per switch: its region
-	wg      sync.WaitGroup
+	// downRegion is, per global port, the region of the switch (or output queue) its
+	// link leads to: where a packet leaving by it is queued.
+	downRegion []uint8
+	wg         sync.WaitGroup
 	// minList: a cycle with fewer switches to allocate runs on one core (the handover
 	// costs more than it saves). It does not change results.
 	minList int
@@ -59,12 +64,15 @@ type parallel struct {
 // worker is one region's share of an allocation phase: a copy of the engine whose
 // wheel, allocation list and meter are its own, and the effects it holds back.
 type worker struct {
-	e        Engine
-	meter    meter
-	wheel    [][]uint32
-	relists  []int32
-	arrivals []arrival
-	delivers []delivery
+	e       Engine
+	region  int
+	meter   meter
+	wheel   [][]uint32
+	relists []int32
+	// arrivals are the packets this region's switches sent, by the region they enter.
+	arrivals   [][]arrival
+	downRegion []uint8
+	delivers   []delivery
 	// scratch of its own, kept across cycles
 	req      []request
 	best     []int32
@@ -73,8 +81,17 @@ type worker struct {
 	matchOut []bool
 	scratch  []routing.Candidate
 	opts     []routing.Option
-	start    chan struct{}
+	start    chan phase
 }
+
+// phase is what a worker is started for: its region's allocation, or the queueing of
+// the packets that every region sent into it.
+type phase uint8
+
+const (
+	phaseAllocate phase = iota
+	phaseArrivals
+)
 
 // arrival is a packet that has left for input VC ivc, whose head may leave at ready.
 type arrival struct {
@@ -115,8 +132,15 @@ func (e *Engine) initParallel() {
 		link := e.ports[e.sw[x].base+1].link
 		pr.region[x] = pr.region[e.ports[link].sw]
 	}
+	pr.downRegion = make([]uint8, len(e.ports))
+	for g := range e.ports {
+		if d := e.ports[g].down; d >= 0 {
+			pr.downRegion[g] = pr.region[e.ports[e.vcs[d].port].sw]
+		}
+	}
 	for r := 0; r < n; r++ {
-		w := &worker{wheel: make([][]uint32, len(e.wheel)), best: make([]int32, len(e.best)), start: make(chan struct{})}
+		w := &worker{region: r, wheel: make([][]uint32, len(e.wheel)), best: make([]int32, len(e.best)), start: make(chan phase),
+			arrivals: make([][]arrival, n), downRegion: pr.downRegion}
 		for i := range w.best {
 			w.best[i] = -1
 		}
@@ -140,8 +164,8 @@ func (pr *parallel) run() {
 	pr.started = true
 	for _, w := range pr.workers[1:] {
 		go func(w *worker) {
-			for range w.start {
-				w.allocate()
+			for ph := range w.start {
+				w.do(pr, ph)
 				pr.wg.Done()
 			}
 		}(w)
@@ -180,15 +204,43 @@ func (e *Engine) allocateParallel() {
 	for r, w := range pr.workers {
 		w.begin(e, pr.lists[r])
 	}
-	pr.wg.Add(len(pr.workers) - 1)
-	for _, w := range pr.workers[1:] {
-		w.start <- struct{}{}
-	}
-	pr.workers[0].allocate()
-	pr.wg.Wait()
+	pr.each(phaseAllocate)
+	pr.each(phaseArrivals)
 	for _, w := range pr.workers {
 		w.finish(e)
 	}
+}
+
+// each runs phase ph on every worker, the first on the caller's goroutine, and waits
+// for all of them.
+func (pr *parallel) each(ph phase) {
+	pr.wg.Add(len(pr.workers) - 1)
+	for _, w := range pr.workers[1:] {
+		w.start <- ph
+	}
+	pr.workers[0].do(pr, ph)
+	pr.wg.Wait()
+}
+
+// do is the worker's share of phase ph.
+func (w *worker) do(pr *parallel, ph phase) {
+	if ph == phaseAllocate {
+		w.e.allocateList(w.e.allocNow)
+		return
+	}
+	// Every region's packets for this one, in region order: the VCs they enter are
+	// this region's, and their ready heads go on this worker's wheel.
+	for _, from := range pr.workers {
+		for _, a := range from.arrivals[w.region] {
+			w.e.enqueue(a.ivc, a.pkt, a.ready)
+		}
+	}
+}
+
+// arrive holds back packet a, which leaves by global port out, for the region it enters.
+func (w *worker) arrive(out int, a arrival) {
+	r := w.downRegion[out]
+	w.arrivals[r] = append(w.arrivals[r], a)
 }
 
 // begin makes the worker's engine a copy of e for this cycle's phase, with its own
@@ -204,22 +256,15 @@ func (w *worker) begin(e *Engine, list []int32) {
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts
-	w.arrivals, w.delivers = w.arrivals[:0], w.delivers[:0]
-}
-
-// allocate is the worker's share of the phase.
-func (w *worker) allocate() {
-	for _, s := range w.e.allocNow {
-		w.e.allocate(int(s))
+	for r := range w.arrivals {
+		w.arrivals[r] = w.arrivals[r][:0]
 	}
+	w.delivers = w.delivers[:0]
 }
 
 // finish applies what the worker held back to the engine and keeps its grown scratch.
 func (w *worker) finish(e *Engine) {
 	we := &w.e
-	for _, a := range w.arrivals {
-		e.enqueue(a.ivc, a.pkt, a.ready)
-	}
 	for _, d := range w.delivers {
 		e.deliver(d.pkt, d.at)
 	}

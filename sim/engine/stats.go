@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 )
@@ -129,7 +130,7 @@ type meter struct {
 
 func (m *meter) init(e *Engine) {
 	m.start, m.end = e.p.Warmup, e.p.Warmup+e.p.Measure
-	m.chanFlits = make([]int64, e.net.TotalPorts())
+	m.chanFlits = sysmem.MakeHuge[int64](e.net.TotalPorts())
 }
 
 func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }

@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -38,7 +39,7 @@ type Deterministic struct {
 // NewDeterministic makes DOR/DORT with the given scheme and tie rule.
 func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Deterministic {
 	r := &Deterministic{dor: NewDOR(net, tie), scheme: scheme, type1: -1}
-	r.inDim = make([]int8, net.TotalPorts())
+	r.inDim = sysmem.MakeHuge[int8](net.TotalPorts())
 	for s := 0; s < net.Switches(); s++ {
 		for p := 0; p < net.Ports(s); p++ {
 			switch port := net.Port(s, p); {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -68,7 +69,7 @@ func NewDOR(net *topology.Network, tie Tie) *DOR {
 		small = small && k <= 256
 	}
 	if small {
-		r.packed = make([]uint64, net.Nodes())
+		r.packed = sysmem.MakeHuge[uint64](net.Nodes())
 		for o := range r.packed {
 			for d := 0; d < r.dims; d++ {
 				r.packed[o] |= uint64(r.digits[o*r.dims+d]) << (8 * d)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/sysmem"
 )
 
 // Role is what a switch-to-switch port is for, as routing may read it: a dimension
@@ -469,12 +471,12 @@ func (b *Builder) build() (*Network, error) {
 	}
 	net := &Network{name: b.name, labels: b.labels, perNode: b.perNode, gridSw: b.gridSw}
 	// Ports in switch order: the order they were added within each switch.
-	net.portStart = make([]int32, b.nsw+1)
+	net.portStart = sysmem.MakeHuge[int32](b.nsw + 1)
 	for s, c := range b.count {
 		net.portStart[s+1] = net.portStart[s] + c
 	}
 	total := int(net.portStart[b.nsw])
-	net.ports = make([]Port, total)
+	net.ports = sysmem.MakeHuge[Port](total)
 	var pos []int32 // builder index -> global port id, when ports came out of order
 	if !b.sorted {
 		pos = make([]int32, len(b.ports))
@@ -572,7 +574,7 @@ func (b *Builder) build() (*Network, error) {
 	if len(b.pes) == 0 {
 		b.fail("no PEs: attach at least one with AttachPE")
 	}
-	net.terminals = make([]Attachment, len(b.pes))
+	net.terminals = sysmem.MakeHuge[Attachment](len(b.pes))
 	for pe, i := range b.pes {
 		if i < 0 {
 			b.failAt(atPE(pe), "PE %d is on no switch (PE ids run from 0 to %d without gaps)", pe, len(b.pes)-1)
@@ -633,13 +635,13 @@ func (b *Builder) layGrid(net *Network) error {
 		net.nodes *= k
 	}
 	net.nodeShift = uint(bits.TrailingZeros(uint(b.perNode)))
-	net.digits = make([]uint16, net.nodes*dims)
+	net.digits = sysmem.MakeHuge[uint16](net.nodes * dims)
 	for o := 0; o < net.nodes; o++ {
 		for d := 0; d < dims; d++ {
 			net.digits[o*dims+d] = uint16(o / net.stride[d] % b.radix[d])
 		}
 	}
-	net.dimPort = make([]int16, b.gridSw*dims*2)
+	net.dimPort = sysmem.MakeHuge[int16](b.gridSw * dims * 2)
 	for i := range net.dimPort {
 		net.dimPort[i] = -1
 	}

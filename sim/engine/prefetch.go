@@ -1,0 +1,91 @@
+package engine
+
+import "math/bits"
+
+// Touching ahead. In a large network nearly every record a packet-hop reads misses
+// the caches: the switch, its ready input port, that port's VC, the head packet, each
+// a cache line at a random place in memory, each found only once the one before it is
+// read (BENCHMARKS.md counts about 16 first-level misses per packet-hop on
+// torus:32x32x32). Walking the chain for the switch visited next would wait for each
+// miss in turn. Instead, while switch k of a cycle's list allocates, a few loads read
+// one link of the chain for each of the switches a little further down the list: the
+// switch record of switch k+12, the ready port of switch k+8 (whose switch record
+// came in four visits earlier), the ready VC of switch k+4 and the head packet of
+// switch k+2. The loads' addresses are then known from lines already in the cache,
+// so their misses overlap with each other and with the work on switch k instead of
+// following one another. The event phase does the same for the VCs it marks ready.
+//
+// The loads change nothing: their values only feed Engine.sink, so that the compiler
+// keeps them. Results are bit for bit those without them.
+
+// Look-ahead distances, in list entries, of the four links of the chain.
+const (
+	aheadSwitch = 12
+	aheadPort   = 8
+	aheadVC     = 4
+	aheadPacket = 2
+)
+
+// touchAlloc loads, while switch list[k] allocates, one link of the chain of each of
+// the switches at the look-ahead distances further down the list.
+func (e *Engine) touchAlloc(list []int32, k int) {
+	n := len(list)
+	if k+aheadSwitch < n {
+		e.sink += e.sw[list[k+aheadSwitch]].ready
+	}
+	if k+aheadPort < n {
+		if ps := e.readyPort(list[k+aheadPort]); ps != nil {
+			e.sink += ps.ready
+		}
+	}
+	if k+aheadVC < n {
+		if ps := e.readyPort(list[k+aheadVC]); ps != nil && ps.ready != 0 {
+			e.sink += uint64(e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))].headPkt)
+		}
+	}
+	if k+aheadPacket < n {
+		if ps := e.readyPort(list[k+aheadPacket]); ps != nil && ps.ready != 0 {
+			if vc := &e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))]; vc.qLen > 0 {
+				e.sink += uint64(e.pk[vc.headPkt].dst)
+			}
+		}
+	}
+}
+
+// readyPort is the first input port of switch s with a ready head, or nil.
+func (e *Engine) readyPort(s int32) *portState {
+	sw := &e.sw[s]
+	if sw.ready == 0 || sw.wide {
+		return nil
+	}
+	return &e.ports[int(sw.base)+bits.TrailingZeros64(sw.ready)]
+}
+
+// allocateList allocates the switches of list in order, touching ahead.
+func (e *Engine) allocateList(list []int32) {
+	for k, s := range list {
+		e.touchAlloc(list, k)
+		e.allocate(int(s))
+	}
+}
+
+// touchEvents loads, while the event phase handles events[k], the records that the
+// ready marks further down the bucket will write: a VC, then its port, then its switch.
+func (e *Engine) touchEvents(events []uint32, k int) {
+	n := len(events)
+	if k+aheadPort < n {
+		if code := events[k+aheadPort]; code&^evMask == evReady {
+			e.sink += uint64(e.vcs[code&evMask].port)
+		}
+	}
+	if k+aheadVC < n {
+		if code := events[k+aheadVC]; code&^evMask == evReady {
+			e.sink += e.ports[e.vcs[code&evMask].port].ready
+		}
+	}
+	if k+aheadPacket < n {
+		if code := events[k+aheadPacket]; code&^evMask == evReady {
+			e.sink += e.sw[e.ports[e.vcs[code&evMask].port].sw].ready
+		}
+	}
+}
