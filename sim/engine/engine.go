@@ -254,9 +254,11 @@ type Engine struct {
 	matchIn, matchOut []bool
 	lastMove          int64
 	inNet             int64 // packets injected and not yet delivered
-	// sink takes the values of the loads that touch records ahead of their use
-	// (prefetch.go), so that the compiler keeps them.
-	sink uint64
+	// touchAhead: the state is far beyond the caches, so the cycle's loops load
+	// records ahead of their use; sink takes the values of those loads, so that the
+	// compiler keeps them (prefetch.go).
+	touchAhead bool
+	sink       uint64
 
 	// m is the run's meter; a worker of a parallel allocation phase has one of its
 	// own for the counters it adds to (parallel.go).
@@ -321,6 +323,7 @@ func New(cfg Config) (*Engine, error) {
 	e.rng = rand.New(rand.NewPCG(p.Seed, 0x7477696e746f7275)) // stream constant: "twintoru"
 	e.inj = inj
 	e.layout()
+	e.touchAhead = e.stateBytes() >= touchAheadBytes
 	if p.Switching == Wormhole {
 		e.initWormhole()
 	}
@@ -630,7 +633,9 @@ func (e *Engine) Step() {
 	}
 	b := &e.wheel[t&e.wmask]
 	for k, code := range *b {
-		e.touchEvents(*b, k)
+		if e.touchAhead {
+			e.touchEvents(*b, k)
+		}
 		id := int32(code & evMask)
 		switch code &^ evMask {
 		case evArrival:

@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Touching ahead. In a large network nearly every record a packet-hop reads misses
 // the caches: the switch, its ready input port, that port's VC, the head packet, each
@@ -17,6 +20,14 @@ import "math/bits"
 //
 // The loads change nothing: their values only feed Engine.sink, so that the compiler
 // keeps them. Results are bit for bit those without them.
+//
+// They cost instructions (about a fifth more per packet-hop on torus:8x8x8), which a
+// network whose state fits the caches does not win back: only runs whose state exceeds
+// touchAheadBytes touch ahead (Engine.touchAhead).
+
+// touchAheadBytes is the state (switches, ports, VCs, queue slots) from which a run
+// touches ahead: well beyond the caches of one core, chosen, not tuned.
+const touchAheadBytes = 32 << 20
 
 // Look-ahead distances, in list entries, of the four links of the chain.
 const (
@@ -61,12 +72,26 @@ func (e *Engine) readyPort(s int32) *portState {
 	return &e.ports[int(sw.base)+bits.TrailingZeros64(sw.ready)]
 }
 
-// allocateList allocates the switches of list in order, touching ahead.
+// allocateList allocates the switches of list in order, touching ahead in a large
+// network.
 func (e *Engine) allocateList(list []int32) {
+	if !e.touchAhead {
+		for _, s := range list {
+			e.allocate(int(s))
+		}
+		return
+	}
 	for k, s := range list {
 		e.touchAlloc(list, k)
 		e.allocate(int(s))
 	}
+}
+
+// stateBytes is the size of the state a cycle reads at random: switch, port and VC
+// records and queue slots.
+func (e *Engine) stateBytes() int64 {
+	return int64(len(e.sw))*int64(unsafe.Sizeof(switchState{})) + int64(len(e.ports))*int64(unsafe.Sizeof(portState{})) +
+		int64(len(e.vcs))*int64(unsafe.Sizeof(vcState{})) + int64(len(e.queue))*int64(unsafe.Sizeof(qEntry{}))
 }
 
 // touchEvents loads, while the event phase handles events[k], the records that the
