@@ -21,6 +21,18 @@ func threadsResult(t *testing.T, cfg Config, pattern string, threads, minList in
 	if e.par != nil && minList >= 0 {
 		e.par.minList = minList
 	}
+	b := runJSON(t, e)
+	var phases int64
+	if e.par != nil {
+		phases = e.par.phases
+	}
+	return b, phases
+}
+
+// runJSON runs e to the end and returns its result as JSON, without the wall-clock
+// time (the one field that differs between equal runs).
+func runJSON(t *testing.T, e *Engine) []byte {
+	t.Helper()
 	r, err := e.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -30,11 +42,7 @@ func threadsResult(t *testing.T, cfg Config, pattern string, threads, minList in
 	if err != nil {
 		t.Fatal(err)
 	}
-	var phases int64
-	if e.par != nil {
-		phases = e.par.phases
-	}
-	return b, phases
+	return b
 }
 
 // Several threads give the one-thread result byte for byte: the networks under

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -32,16 +30,7 @@ func TestTouchAheadChangesNothing(t *testing.T) {
 			if e.par != nil {
 				e.par.minList = 0
 			}
-			r, err := e.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Elapsed = 0
-			b, err := json.Marshal(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
+			return runJSON(t, e)
 		}
 		if off, on := result(false), result(true); !bytes.Equal(off, on) {
 			t.Errorf("%s, %d threads: touching ahead changes the result:\n%s\n%s", c.spec, c.threads, off, on)
