@@ -619,7 +619,8 @@ func (e *Engine) skipIdle(end int64) {
 // quiet reports whether nothing can happen until a message is generated or released:
 // no flit in the network, no event pending, no switch to visit.
 func (e *Engine) quiet() bool {
-	return len(e.streams) == 0 && len(e.nicList) == 0 && e.pending == 0 && len(e.allocNow) == 0 && len(e.allocNxt) == 0 && (e.wh == nil || len(e.wh.active) == 0)
+	return len(e.streams) == 0 && len(e.nicList) == 0 && e.pending == 0 && len(e.allocNow) == 0 && len(e.allocNxt) == 0 &&
+		(e.wh == nil || len(e.wh.active) == 0) && (e.par == nil || e.par.idle())
 }
 
 // Step simulates one cycle.
@@ -631,28 +632,10 @@ func (e *Engine) Step() {
 	for _, s := range e.allocNow {
 		e.sw[s].inNow = t
 	}
-	b := &e.wheel[t&e.wmask]
-	for k, code := range *b {
-		if e.touchAhead {
-			e.touchEvents(*b, k)
-		}
-		id := int32(code & evMask)
-		switch code &^ evMask {
-		case evArrival:
-			e.flits[id].arrived++
-		case evCredit:
-			e.vcs[id].credits++
-			e.flits[id].creditsBack--
-		case evReady:
-			e.markReady(id)
-		case evRamp:
-			e.startRamp(id, t, e.pendingRamp(id))
-		case evWake:
-			e.list(id, t)
-		}
+	e.runEvents(&e.wheel[t&e.wmask], t)
+	if e.par != nil { // the events of each region's switches, on its worker's wheel
+		e.par.events(e)
 	}
-	e.pending -= len(*b)
-	*b = (*b)[:0]
 
 	// 2. New messages, then NIC injection.
 	for _, pe := range e.gen.due(t) {
@@ -692,6 +675,31 @@ func (e *Engine) Step() {
 
 	e.checkDeadlock(t)
 	e.now++
+}
+
+// runEvents handles the events of cycle t in bucket b and empties it.
+func (e *Engine) runEvents(b *[]uint32, t int64) {
+	for k, code := range *b {
+		if e.touchAhead {
+			e.touchEvents(*b, k)
+		}
+		id := int32(code & evMask)
+		switch code &^ evMask {
+		case evArrival:
+			e.flits[id].arrived++
+		case evCredit:
+			e.vcs[id].credits++
+			e.flits[id].creditsBack--
+		case evReady:
+			e.markReady(id)
+		case evRamp:
+			e.startRamp(id, t, e.pendingRamp(id))
+		case evWake:
+			e.list(id, t)
+		}
+	}
+	e.pending -= len(*b)
+	*b = (*b)[:0]
 }
 
 // list puts switch s on the allocation list of cycle t (the current one).
@@ -1493,10 +1501,14 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
-	// one might not, and waits for its event; so does a parallel worker's, whose
-	// upstream switch may be reading these credits (parallel.go).
+	// one might not, and waits for its event. A parallel worker's one-cycle ramp is
+	// set after the cycle's allocation, in its arrivals phase: the upstream switch
+	// may be reading these credits now, and sees the same number either way until
+	// the ramp begins next cycle (parallel.go).
 	if ip.back == 1 && e.wk == nil {
 		e.startRamp(r.ivc, now+1, uint32(L))
+	} else if ip.back == 1 {
+		e.wk.ramps = append(e.wk.ramps, ramp{ivc: r.ivc, flits: uint32(L)})
 	} else {
 		e.deferRamp(r.ivc, uint32(L))
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))

@@ -7,27 +7,35 @@ import (
 	"github.com/twintorus/twintorus/sim/routing"
 )
 
-// One simulation on several cores (Params.Threads). A cycle's allocation phase, where
-// switches decide which packets start, is split among workers, each taking the listed
-// switches of one contiguous region of switch ids; the other phases (events, traffic
-// generation, injection, the deadlock watchdog) stay on one core. Within a cycle every
+// One simulation on several cores (Params.Threads). The switches are divided into
+// contiguous regions of switch ids, one worker per region, and three phases of a cycle
+// run region by region in parallel: the events of the region's switches and VCs (ready
+// heads, wake-ups, credit ramps), allocation at its listed switches, and the queueing
+// of the packets that enter its switches. Traffic generation, injection, deliveries
+// and the deadlock watchdog stay on one core, between the phases. Within a cycle every
 // effect of one switch on another becomes visible a cycle or more later, so the
 // regions are independent once the few effects that cross a switch's boundary are
-// held back and applied after the phase, in region order:
+// held back to a later phase:
 //
 //   - a packet entering the next switch's input VC (its queue and head): held back by
-//     the region of the next switch, and queued there by that region's worker in a
-//     second parallel phase, after every region has allocated;
-//   - a packet delivered to a NIC (the meters, the packet and message free lists);
-//   - events on the timing wheel (credit ramps, ready heads, wake-ups) and the switches
-//     to visit next cycle: each worker has a wheel and a list of its own, appended to
-//     the engine's after the phase;
+//     the region that sends it, and queued by the worker of the region it enters in the
+//     arrivals phase, after every region has allocated;
+//   - a packet delivered to a NIC (the meters, the packet and message free lists):
+//     applied on one core after the phases, in region order;
 //   - counters (flit-hops, ejected flits, the last cycle a flit moved): a meter of its
-//     own per worker, added after the phase;
+//     own per worker, added after the phases;
 //   - a departing packet's credits, which start returning to the upstream switch the
-//     next cycle: set by an event at the next cycle instead of at once (what the
-//     upstream switch reads of them within the cycle is the same either way, because
-//     the previous ramp of that VC has ended).
+//     next cycle: the ramp is set in the arrivals phase by the worker that owns the VC
+//     (what the upstream switch reads of the credits within the cycle is the same
+//     either way, because the previous ramp of that VC has ended), or by an event when
+//     credits take longer than a cycle to return.
+//
+// Each worker keeps the events and the allocation lists of its own switches: every
+// event a worker schedules concerns a VC or switch of its region (a ready head where
+// it queued a packet, a wake-up of a switch it allocated, a ramp of a VC it owns).
+// Events scheduled on one core (injection's ready heads) go on the engine's wheel,
+// handled on one core before the workers' events, and switches listed on one core go
+// on the engine's list, handed to their regions before allocation.
 //
 // A switch writes directly only what it owns: its ports and input VCs, the packets in
 // them, the credit count of the downstream VCs it feeds (no other switch feeds them),
@@ -35,44 +43,48 @@ import (
 // the credits of the VCs it feeds; the queue slots of those VCs, which their own switch
 // changes, are never read at the packet level (room for a packet implies a slot).
 //
-// The order in which deliveries, events and next-cycle visits are applied differs
-// from a one-thread run's, and nothing observable depends on it: metrics are sums and
-// maxima of integers (latency sums are float64 sums of integers, exact below 2⁵³),
-// the visiting order of switches within a cycle cannot matter (every effect is
-// delayed), and packet and message ids are never compared. Results are bit for bit
-// those of one thread (TestThreadsBitIdentical).
+// The order in which deliveries, events and visits are applied differs from a
+// one-thread run's, and nothing observable depends on it: metrics are sums and maxima
+// of integers (latency sums are float64 sums of integers, exact below 2⁵³), the
+// visiting order of switches within a cycle cannot matter (every effect is delayed),
+// events on different VCs and switches commute, and packet and message ids are never
+// compared. Results are bit for bit those of one thread (TestThreadsBitIdentical).
+//
+// A phase with little work (fewer than minList switches or events) runs its regions
+// one after another on one core: the same code, without the handover.
 //
 // Some runs stay on one core whatever Threads says: wormhole, virtual output queues,
 // closed-loop programs and a crossbar input per VC (threadsUsable says why).
 
-// parallel holds the workers of a parallel allocation phase.
+// parallel holds the workers of the parallel phases.
 type parallel struct {
 	workers []*worker
-	lists   [][]int32 // per region: the switches to allocate this cycle
-	region  []uint8   // per switch: its region
+	region  []uint8 // per switch: its region
 	// downRegion is, per global port, the region of the switch (or output queue) its
 	// link leads to: where a packet leaving by it is queued.
 	downRegion []uint8
 	wg         sync.WaitGroup
-	// minList: a cycle with fewer switches to allocate runs on one core (the handover
-	// costs more than it saves). It does not change results.
+	// minList: a phase with fewer switches to allocate or events to handle runs on one
+	// core (the handover costs more than it saves). It does not change results.
 	minList int
 	started bool
 	phases  int64 // cycles allocated in parallel (tests)
 }
 
-// worker is one region's share of an allocation phase: a copy of the engine whose
-// wheel, allocation list and meter are its own, and the effects it holds back.
+// worker is one region's share of the phases: a copy of the engine whose wheel,
+// allocation lists and meter are its own, and the effects it holds back.
 type worker struct {
-	e       Engine
-	region  int
-	meter   meter
-	wheel   [][]uint32
-	relists []int32
+	e      Engine
+	region int
+	meter  meter
+	wheel  [][]uint32 // the events of this region's switches and VCs
+	list   []int32    // this region's switches to allocate this cycle
+	next   []int32    // and next cycle
 	// arrivals are the packets this region's switches sent, by the region they enter.
 	arrivals   [][]arrival
 	downRegion []uint8
 	delivers   []delivery
+	ramps      []ramp
 	// scratch of its own, kept across cycles
 	req      []request
 	best     []int32
@@ -84,13 +96,13 @@ type worker struct {
 	start    chan phase
 }
 
-// phase is what a worker is started for: its region's allocation, or the queueing of
-// the packets that every region sent into it.
+// phase is what a worker is started for.
 type phase uint8
 
 const (
-	phaseAllocate phase = iota
-	phaseArrivals
+	phaseEvents   phase = iota // its wheel's events of the cycle
+	phaseAllocate              // allocation at its listed switches
+	phaseArrivals              // queueing the packets that every region sent into it; its ramps
 )
 
 // arrival is a packet that has left for input VC ivc, whose head may leave at ready.
@@ -103,6 +115,13 @@ type arrival struct {
 type delivery struct {
 	pkt int32
 	at  int64
+}
+
+// ramp is a packet of flits flits that left input VC ivc this cycle: its credits
+// start returning to the upstream switch next cycle.
+type ramp struct {
+	ivc   int32
+	flits uint32
 }
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
@@ -123,7 +142,7 @@ func (e *Engine) initParallel() {
 	if !e.threadsUsable() || n < 2 {
 		return
 	}
-	pr := &parallel{lists: make([][]int32, n), region: make([]uint8, len(e.sw)), minList: 32}
+	pr := &parallel{region: make([]uint8, len(e.sw)), minList: 32}
 	total := int(e.sw[e.nReal-1].base) + int(e.sw[e.nReal-1].ports)
 	for s := int32(0); s < e.nReal; s++ {
 		pr.region[s] = uint8(int(e.sw[s].base) * n / total)
@@ -180,40 +199,86 @@ func (pr *parallel) stop() {
 	}
 }
 
-// allocateParallel runs the allocation of every listed switch, region by region in
-// parallel, then applies what the regions held back, in region order.
+// idle reports whether no region has a switch to visit.
+func (pr *parallel) idle() bool {
+	for _, w := range pr.workers {
+		if len(w.list) > 0 || len(w.next) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// events handles the cycle's events of every region. The switches each region
+// relisted last cycle are its first to allocate, unless the engine's own events
+// listed them already.
+func (pr *parallel) events(e *Engine) {
+	t, n := e.now, 0
+	for _, w := range pr.workers {
+		w.begin(e)
+		relisted := w.next
+		w.next = w.list[:0]
+		k := 0
+		for _, s := range relisted {
+			if e.sw[s].inNow != t {
+				e.sw[s].inNow = t
+				relisted[k] = s
+				k++
+			}
+		}
+		w.e.allocNow, w.e.allocNxt = relisted[:k], w.next
+		n += len(w.wheel[t&e.wmask])
+	}
+	pr.each(phaseEvents, n >= pr.minList)
+	for _, w := range pr.workers {
+		w.end(e)
+	}
+}
+
+// allocateParallel runs the allocation of every listed switch, region by region, then
+// queues the packets sent, region by region, and applies what the regions held back
+// in region order.
 func (e *Engine) allocateParallel() {
 	pr := e.par
-	if len(e.allocNow) < pr.minList {
-		for _, s := range e.allocNow {
-			e.allocate(int(s))
+	for _, s := range e.allocNow { // listed on one core: by injection
+		w := pr.workers[pr.region[s]]
+		w.list = append(w.list, s)
+	}
+	n := 0
+	for _, w := range pr.workers {
+		w.begin(e)
+		for r := range w.arrivals {
+			w.arrivals[r] = w.arrivals[r][:0]
+		}
+		w.delivers, w.ramps = w.delivers[:0], w.ramps[:0]
+		n += len(w.list)
+	}
+	on := n >= pr.minList
+	if on {
+		pr.phases++
+	}
+	pr.each(phaseAllocate, on)
+	pr.each(phaseArrivals, on)
+	for _, w := range pr.workers {
+		w.end(e)
+		for _, d := range w.delivers {
+			e.deliver(d.pkt, d.at)
+		}
+	}
+}
+
+// each runs phase ph on every worker and waits for all of them: on every worker's
+// core when on, else one after another on the caller's.
+func (pr *parallel) each(ph phase, on bool) {
+	if !on {
+		for _, w := range pr.workers {
+			w.do(pr, ph)
 		}
 		return
 	}
 	if !pr.started {
 		pr.run()
 	}
-	pr.phases++
-	for r := range pr.lists {
-		pr.lists[r] = pr.lists[r][:0]
-	}
-	for _, s := range e.allocNow {
-		r := pr.region[s]
-		pr.lists[r] = append(pr.lists[r], s)
-	}
-	for r, w := range pr.workers {
-		w.begin(e, pr.lists[r])
-	}
-	pr.each(phaseAllocate)
-	pr.each(phaseArrivals)
-	for _, w := range pr.workers {
-		w.finish(e)
-	}
-}
-
-// each runs phase ph on every worker, the first on the caller's goroutine, and waits
-// for all of them.
-func (pr *parallel) each(ph phase) {
 	pr.wg.Add(len(pr.workers) - 1)
 	for _, w := range pr.workers[1:] {
 		w.start <- ph
@@ -224,15 +289,22 @@ func (pr *parallel) each(ph phase) {
 
 // do is the worker's share of phase ph.
 func (w *worker) do(pr *parallel, ph phase) {
-	if ph == phaseAllocate {
-		w.e.allocateList(w.e.allocNow)
-		return
-	}
-	// Every region's packets for this one, in region order: the VCs they enter are
-	// this region's, and their ready heads go on this worker's wheel.
-	for _, from := range pr.workers {
-		for _, a := range from.arrivals[w.region] {
-			w.e.enqueue(a.ivc, a.pkt, a.ready)
+	we := &w.e
+	switch ph {
+	case phaseEvents:
+		we.runEvents(&w.wheel[we.now&we.wmask], we.now)
+	case phaseAllocate:
+		we.allocateList(we.allocNow)
+	case phaseArrivals:
+		// Every region's packets for this one, in region order: the VCs they enter are
+		// this region's, and their ready heads go on this worker's wheel.
+		for _, from := range pr.workers {
+			for _, a := range from.arrivals[w.region] {
+				we.enqueue(a.ivc, a.pkt, a.ready)
+			}
+		}
+		for _, r := range w.ramps {
+			we.startRamp(r.ivc, we.now+1, r.flits)
 		}
 	}
 }
@@ -243,44 +315,27 @@ func (w *worker) arrive(out int, a arrival) {
 	w.arrivals[r] = append(w.arrivals[r], a)
 }
 
-// begin makes the worker's engine a copy of e for this cycle's phase, with its own
-// wheel, list, meter and scratch.
-func (w *worker) begin(e *Engine, list []int32) {
+// begin makes the worker's engine a copy of e for a phase, with its own wheel, lists,
+// meter and scratch.
+func (w *worker) begin(e *Engine) {
 	w.e = *e
 	we := &w.e
 	we.par, we.wk = nil, w
-	we.allocNow = list
-	we.allocNxt = w.relists[:0]
+	we.allocNow, we.allocNxt = w.list, w.next
 	we.wheel, we.pending = w.wheel, 0
 	w.meter = meter{start: e.m.start, end: e.m.end, chanFlits: e.m.chanFlits}
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts
-	for r := range w.arrivals {
-		w.arrivals[r] = w.arrivals[r][:0]
-	}
-	w.delivers = w.delivers[:0]
 }
 
-// finish applies what the worker held back to the engine and keeps its grown scratch.
-func (w *worker) finish(e *Engine) {
+// end adds what the worker counted to e and keeps its lists and grown scratch.
+func (w *worker) end(e *Engine) {
 	we := &w.e
-	for _, d := range w.delivers {
-		e.deliver(d.pkt, d.at)
-	}
-	if we.pending > 0 {
-		for i, b := range w.wheel {
-			if len(b) > 0 {
-				e.wheel[i] = append(e.wheel[i], b...)
-				w.wheel[i] = b[:0]
-			}
-		}
-		e.pending += we.pending
-	}
-	e.allocNxt = append(e.allocNxt, we.allocNxt...)
+	e.pending += we.pending
 	e.m.flitHops += w.meter.flitHops
 	e.m.ejectAll += w.meter.ejectAll
 	e.lastMove = max(e.lastMove, we.lastMove)
-	w.relists = we.allocNxt[:0]
+	w.list, w.next = we.allocNow, we.allocNxt
 	w.req, w.scratch, w.opts = we.req, we.scratch, we.opts
 }
