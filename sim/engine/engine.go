@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"time"
+	"unsafe"
 
 	"github.com/twintorus/twintorus/internal/splitmix"
 	"github.com/twintorus/twintorus/internal/sysmem"
@@ -102,8 +103,13 @@ type vcState struct {
 	cands   bool
 	nCands  uint8
 	rampLen uint16 // see credits
-	_       [8]byte
+	sw      int32  // the switch (or output queue) whose input it is
+	_       [4]byte
 }
+
+// A vcState fills one cache line exactly.
+var _ [unsafe.Sizeof(vcState{}) - 64]byte
+var _ [64 - unsafe.Sizeof(vcState{})]byte
 
 // vcFlits is the flit level's count of one input VC's flits (wormhole, and the
 // reference runs of tests).
@@ -259,6 +265,9 @@ type Engine struct {
 	// compiler keeps them (prefetch.go).
 	touchAhead bool
 	sink       uint64
+	// routeOnArrival: deterministic routing without virtual output queues routes a
+	// packet when it becomes its VC's head (routeArrived) instead of when it competes.
+	routeOnArrival bool
 
 	// m is the run's meter; a worker of a parallel allocation phase has one of its
 	// own for the counters it adds to (parallel.go).
@@ -324,6 +333,7 @@ func New(cfg Config) (*Engine, error) {
 	e.inj = inj
 	e.layout()
 	e.touchAhead = e.stateBytes() >= touchAheadBytes
+	e.routeOnArrival = e.det != nil && e.voq == nil
 	if p.Switching == Wormhole {
 		e.initWormhole()
 	}
@@ -460,7 +470,7 @@ func (e *Engine) layout() {
 			// Queue entries: every packet with a flit in the buffer or on its way; at most
 			// two of them are partial. Under variable lengths a packet may be one flit.
 			c := flits/p.shortestPacket() + 2
-			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), capacity: int32(flits), credits: int32(flits),
+			e.vcs[int(ps.vc0)+v] = vcState{port: int32(g), sw: ps.sw, capacity: int32(flits), credits: int32(flits),
 				qBase: int32(qtotal), qCap: uint16(c)}
 			qtotal += c
 		}
@@ -971,10 +981,26 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 		}
 		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
+		if e.routeOnArrival && vc.sw < e.nReal {
+			e.routeArrived(vc, pi)
+		}
 		e.readyAtCycle(ivc, ready)
 	} else if e.voq != nil && ivc < e.realVCs { // every packet may be the first of its output
 		e.readyAtCycle(ivc, ready)
 	}
+}
+
+// routeArrived routes packet pi, the new head of vc, under deterministic routing: what
+// consider would do when the head first competes, done while the packet's record is
+// at hand, so that allocation finds the route in the VC's line without reading the
+// packet (a cache miss in a large network) and touching ahead can follow the route to
+// the downstream VC (prefetch.go).
+func (e *Engine) routeArrived(vc *vcState, pi int32) {
+	pk := &e.pk[pi]
+	if !pk.toKnown {
+		e.dest(pk)
+	}
+	vc.route, vc.routed = e.det.NextAt(int(vc.sw), int(vc.port), pk.to), true
 }
 
 // readyAt recovers the full cycle from the 32-bit ready stamp of a queue entry.

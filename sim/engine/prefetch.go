@@ -34,6 +34,7 @@ const (
 	aheadSwitch = 12
 	aheadPort   = 8
 	aheadVC     = 4
+	aheadOut    = 3
 	aheadPacket = 2
 )
 
@@ -54,9 +55,23 @@ func (e *Engine) touchAlloc(list []int32, k int) {
 			e.sink += uint64(e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))].headPkt)
 		}
 	}
+	if k+aheadOut < n {
+		if ps := e.readyPort(list[k+aheadOut]); ps != nil && ps.ready != 0 {
+			if vc := &e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))]; vc.routed {
+				out := e.sw[list[k+aheadOut]].base + int32(vc.route.Port)
+				e.sink += uint64(e.ports[out].down) + uint64(e.m.chanFlits[out])
+			}
+		}
+	}
 	if k+aheadPacket < n {
 		if ps := e.readyPort(list[k+aheadPacket]); ps != nil && ps.ready != 0 {
-			if vc := &e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))]; vc.qLen > 0 {
+			vc := &e.vcs[ps.vc0+int32(bits.TrailingZeros64(ps.ready))]
+			switch {
+			case vc.routed: // the downstream VC whose credits it reads
+				if down := e.ports[e.sw[list[k+aheadPacket]].base+int32(vc.route.Port)].down; down >= 0 {
+					e.sink += uint64(e.vcs[down+int32(vc.route.VC)].credits)
+				}
+			case vc.qLen > 0:
 				e.sink += uint64(e.pk[vc.headPkt].dst)
 			}
 		}
