@@ -1505,7 +1505,7 @@ func (e *Engine) start(base, np int, r request) {
 	lat := int64(op.lat)
 	if st.dvc >= 0 {
 		e.vcs[st.dvc].credits -= int32(L)
-		if e.wk != nil { // the next switch's VC is its own: held back (parallel.go)
+		if e.wk != nil { // queued now, or held back if another region's (parallel.go)
 			e.wk.arrive(out, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
 		} else {
 			e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
@@ -1527,14 +1527,14 @@ func (e *Engine) start(base, np int, r request) {
 	}
 	// The credits start returning at now+back. A one-cycle return (the default) ends
 	// the previous ramp before this departure, so the ramp can be set now; a longer
-	// one might not, and waits for its event. A parallel worker's one-cycle ramp is
-	// set after the cycle's allocation, in its arrivals phase: the upstream switch
-	// may be reading these credits now, and sees the same number either way until
-	// the ramp begins next cycle (parallel.go).
+	// one might not, and waits for its event. A parallel worker's one-cycle ramp whose
+	// upstream switch is another region's is set after the cycle's allocation, in
+	// the arrivals phase: that switch may be reading these credits now, and sees the
+	// same number either way until the ramp begins next cycle (parallel.go).
 	if ip.back == 1 && e.wk == nil {
 		e.startRamp(r.ivc, now+1, uint32(L))
 	} else if ip.back == 1 {
-		e.wk.ramps = append(e.wk.ramps, ramp{ivc: r.ivc, flits: uint32(L)})
+		e.wk.ramp(in, r.ivc, uint32(L))
 	} else {
 		e.deferRamp(r.ivc, uint32(L))
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))

@@ -17,18 +17,20 @@ import (
 // regions are independent once the few effects that cross a switch's boundary are
 // held back to a later phase:
 //
-//   - a packet entering the next switch's input VC (its queue and head): held back by
-//     the region that sends it, and queued by the worker of the region it enters in the
-//     arrivals phase, after every region has allocated;
+//   - a packet entering another region's switch (its input VC's queue and head): held
+//     back by the region that sends it, and queued by the worker of the region it
+//     enters in the arrivals phase, after every region has allocated (a packet that
+//     stays in its region is queued at once, as on one thread);
 //   - a packet delivered to a NIC (the meters, the packet and message free lists):
 //     applied on one core after the phases, in region order;
 //   - counters (flit-hops, ejected flits, the last cycle a flit moved): a meter of its
 //     own per worker, added after the phases;
 //   - a departing packet's credits, which start returning to the upstream switch the
-//     next cycle: the ramp is set in the arrivals phase by the worker that owns the VC
-//     (what the upstream switch reads of the credits within the cycle is the same
-//     either way, because the previous ramp of that VC has ended), or by an event when
-//     credits take longer than a cycle to return.
+//     next cycle, when that switch is another region's: the ramp is set in the
+//     arrivals phase by the worker that owns the VC (what the upstream switch reads of
+//     the credits within the cycle is the same either way, because the previous ramp
+//     of that VC has ended), or by an event when credits take longer than a cycle to
+//     return.
 //
 // Each worker keeps the events and the allocation lists of its own switches: every
 // event a worker schedules concerns a VC or switch of its region (a ready head where
@@ -61,9 +63,11 @@ type parallel struct {
 	workers []*worker
 	region  []uint8 // per switch: its region
 	// downRegion is, per global port, the region of the switch (or output queue) its
-	// link leads to: where a packet leaving by it is queued.
-	downRegion []uint8
-	wg         sync.WaitGroup
+	// link leads to: where a packet leaving by it is queued. upRegion is, per global
+	// input port, the region of the switch that feeds it: whose allocation reads the
+	// credits of its VCs.
+	downRegion, upRegion []uint8
+	wg                   sync.WaitGroup
 	// minList: a phase with fewer switches to allocate or events to handle runs on one
 	// core (the handover costs more than it saves). It does not change results.
 	minList int
@@ -83,6 +87,7 @@ type worker struct {
 	// arrivals are the packets this region's switches sent, by the region they enter.
 	arrivals   [][]arrival
 	downRegion []uint8
+	upRegion   []uint8
 	delivers   []delivery
 	ramps      []ramp
 	// scratch of its own, kept across cycles
@@ -151,15 +156,20 @@ func (e *Engine) initParallel() {
 		link := e.ports[e.sw[x].base+1].link
 		pr.region[x] = pr.region[e.ports[link].sw]
 	}
-	pr.downRegion = make([]uint8, len(e.ports))
+	pr.downRegion, pr.upRegion = make([]uint8, len(e.ports)), make([]uint8, len(e.ports))
+	for g := range e.ports {
+		pr.upRegion[g] = pr.region[e.ports[g].sw] // a NIC's: read on one core
+	}
 	for g := range e.ports {
 		if d := e.ports[g].down; d >= 0 {
-			pr.downRegion[g] = pr.region[e.ports[e.vcs[d].port].sw]
+			in := e.vcs[d].port
+			pr.downRegion[g] = pr.region[e.ports[in].sw]
+			pr.upRegion[in] = pr.region[e.ports[g].sw]
 		}
 	}
 	for r := 0; r < n; r++ {
 		w := &worker{region: r, wheel: make([][]uint32, len(e.wheel)), best: make([]int32, len(e.best)), start: make(chan phase),
-			arrivals: make([][]arrival, n), downRegion: pr.downRegion}
+			arrivals: make([][]arrival, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
 		for i := range w.best {
 			w.best[i] = -1
 		}
@@ -309,10 +319,27 @@ func (w *worker) do(pr *parallel, ph phase) {
 	}
 }
 
-// arrive holds back packet a, which leaves by global port out, for the region it enters.
+// arrive queues packet a, which leaves by global port out, at once when it enters a
+// switch of the worker's own region (as one thread does: nothing else reads or writes
+// that VC's queue in this phase), else holds it back for the region it enters.
 func (w *worker) arrive(out int, a arrival) {
 	r := w.downRegion[out]
+	if int(r) == w.region {
+		w.e.enqueue(a.ivc, a.pkt, a.ready)
+		return
+	}
 	w.arrivals[r] = append(w.arrivals[r], a)
+}
+
+// ramp starts the return of the credits of a packet of n flits that left input VC ivc
+// of global port in this cycle: at once when the switch that reads them is the
+// worker's own (as one thread does), else in the arrivals phase.
+func (w *worker) ramp(in int, ivc int32, n uint32) {
+	if int(w.upRegion[in]) == w.region {
+		w.e.startRamp(ivc, w.e.now+1, n)
+		return
+	}
+	w.ramps = append(w.ramps, ramp{ivc: ivc, flits: n})
 }
 
 // begin makes the worker's engine a copy of e for a phase, with its own wheel, lists,
