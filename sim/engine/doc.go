@@ -39,6 +39,6 @@
 // Because every effect of a cycle becomes visible one or more cycles later, switches
 // are independent within a cycle: the order in which they are visited cannot change
 // the result, and a run is bit-for-bit deterministic for a given seed. So a cycle's
-// allocation can run on several cores (Params.Threads, parallel.go) with the result of
-// one, bit for bit.
+// events, allocation and arrivals can run on several cores, region by region
+// (Params.Threads, parallel.go), with the result of one, bit for bit.
 package engine

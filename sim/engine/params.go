@@ -173,7 +173,8 @@ type Params struct {
 	ReserveOutputVCs bool `yaml:"reserve_output_vcs" json:"reserve_output_vcs,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
-	// Threads is how many cores one simulation's allocation phase uses (0 or 1: one).
+	// Threads is how many cores one simulation's events, allocation and arrivals use (0
+	// or 1: one).
 	// It does not change results, bit for bit, so it is not part of a point's JSON or
 	// key (parallel.go). Wormhole switching, virtual output queues, closed-loop programs
 	// and CrossbarPerVC run on one core whatever it says (threadsUsable says why).
