@@ -266,7 +266,7 @@ type Engine struct {
 	touchAhead bool
 	sink       uint64
 	// routeOnArrival: deterministic routing without virtual output queues routes a
-	// packet when it becomes its VC's head (routeArrived) instead of when it competes.
+	// packet when it becomes its VC's head (routeDeterministic) instead of when it competes.
 	routeOnArrival bool
 
 	// m is the run's meter; a worker of a parallel allocation phase has one of its
@@ -982,7 +982,7 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 		vc.routed, vc.cands = false, false
 		vc.ready, vc.headPkt = ready, pi
 		if e.routeOnArrival && vc.sw < e.nReal {
-			e.routeArrived(vc, pi)
+			e.routeDeterministic(vc, pi)
 		}
 		e.readyAtCycle(ivc, ready)
 	} else if e.voq != nil && ivc < e.realVCs { // every packet may be the first of its output
@@ -990,12 +990,13 @@ func (e *Engine) enqueue(ivc, pi int32, ready int64) {
 	}
 }
 
-// routeArrived routes packet pi, the new head of vc, under deterministic routing: what
-// consider would do when the head first competes, done while the packet's record is
+// routeDeterministic routes packet pi, the head of vc, under deterministic routing.
+// consider does it when a head first competes; enqueue does it already when a packet
+// becomes the head of an empty VC (Engine.routeOnArrival), while the packet's record is
 // at hand, so that allocation finds the route in the VC's line without reading the
 // packet (a cache miss in a large network) and touching ahead can follow the route to
 // the downstream VC (prefetch.go).
-func (e *Engine) routeArrived(vc *vcState, pi int32) {
+func (e *Engine) routeDeterministic(vc *vcState, pi int32) {
 	pk := &e.pk[pi]
 	if !pk.toKnown {
 		e.dest(pk)
@@ -1217,12 +1218,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		return c, waitRoom, 0, -1
 	}
 	if !vc.routed { // deterministic: one candidate, routed once per hop
-		pk := &e.pk[vc.headPkt]
-		if !pk.toKnown {
-			e.dest(pk)
-		}
-		vc.route = e.det.NextAt(s, base+q, pk.to)
-		vc.routed = true
+		e.routeDeterministic(vc, vc.headPkt)
 	}
 	c = vc.route
 	verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))

@@ -225,18 +225,12 @@ func (pr *parallel) idle() bool {
 func (pr *parallel) events(e *Engine) {
 	t, n := e.now, 0
 	for _, w := range pr.workers {
-		w.begin(e)
 		relisted := w.next
-		w.next = w.list[:0]
-		k := 0
-		for _, s := range relisted {
-			if e.sw[s].inNow != t {
-				e.sw[s].inNow = t
-				relisted[k] = s
-				k++
-			}
+		w.list, w.next = relisted[:0], w.list[:0]
+		w.begin(e)
+		for _, s := range relisted { // in place: the list never outgrows what it reads
+			w.e.list(s, t)
 		}
-		w.e.allocNow, w.e.allocNxt = relisted[:k], w.next
 		n += len(w.wheel[t&e.wmask])
 	}
 	pr.each(phaseEvents, n >= pr.minList)
