@@ -6,17 +6,20 @@ import (
 )
 
 // Touching ahead. In a large network nearly every record a packet-hop reads misses
-// the caches: the switch, its ready input port, that port's VC, the head packet, each
-// a cache line at a random place in memory, each found only once the one before it is
-// read (BENCHMARKS.md counts about 16 first-level misses per packet-hop on
+// the caches: the switch, its ready input port, that port's VC, the output port its
+// route takes and the downstream VC whose credits it needs, each a cache line at a
+// random place in memory, each found only once the one before it is read
+// (BENCHMARKS.md counts about 16 first-level misses per packet-hop on
 // torus:32x32x32). Walking the chain for the switch visited next would wait for each
 // miss in turn. Instead, while switch k of a cycle's list allocates, a few loads read
 // one link of the chain for each of the switches a little further down the list: the
 // switch record of switch k+12, the ready port of switch k+8 (whose switch record
-// came in four visits earlier), the ready VC of switch k+4 and the head packet of
-// switch k+2. The loads' addresses are then known from lines already in the cache,
-// so their misses overlap with each other and with the work on switch k instead of
-// following one another. The event phase does the same for the VCs it marks ready.
+// came in four visits earlier), the ready VC of switch k+4, the output port of switch
+// k+3 and the downstream VC of switch k+2 (or its head packet, when the head is not
+// routed yet: routeDeterministic routes most heads on arrival). The loads' addresses
+// are then known from lines already in the cache, so their misses overlap with each
+// other and with the work on switch k instead of following one another. The event
+// phase does the same for the VCs it marks ready.
 //
 // The loads change nothing: their values only feed Engine.sink, so that the compiler
 // keeps them. Results are bit for bit those without them.
@@ -29,7 +32,7 @@ import (
 // touches ahead: well beyond the caches of one core, chosen, not tuned.
 const touchAheadBytes = 32 << 20
 
-// Look-ahead distances, in list entries, of the four links of the chain.
+// Look-ahead distances, in list entries, of the links of the chain.
 const (
 	aheadSwitch = 12
 	aheadPort   = 8
