@@ -49,6 +49,31 @@ engine:
 	// fig.yaml:6: engine.warm_up: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, channels, threads
 }
 
+// A precision target lets each point stop adding seeds once its estimate is precise
+// enough; seeds stays the most a point runs.
+func ExampleParseSpec_precision() {
+	spec, err := experiment.ParseSpec("fig.yaml", []byte(`
+topologies: [twin:4x4x4/A, twin:4x4x4/D]
+loads: [0.1, 0.2, 0.3]
+seeds: 30
+precision:
+  relative: 0.01   # stop once the 95 % CI half-width is at most 1 % of |mean|
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := spec.Precision
+	fmt.Printf("judge %s: half-width <= %g·|mean|, from %d to %d seeds per point, %d more at a time\n",
+		p.Metric, p.Relative, p.MinSeeds, spec.Seeds, p.MinSeeds)
+	fmt.Println(p.Met(experiment.Estimated([]float64{0.2, 0.201, 0.199, 0.2, 0.2})))
+	fmt.Println(p.Met(experiment.Estimated([]float64{0.2, 0.22, 0.18, 0.2, 0.2})))
+	// Output:
+	// judge accepted: half-width <= 0.01·|mean|, from 5 to 30 seeds per point, 5 more at a time
+	// true
+	// false
+}
+
 func ExampleRun() {
 	spec := experiment.NewSpec("torus:4x4")
 	spec.Engine.Warmup, spec.Engine.Measure = 500, 2000

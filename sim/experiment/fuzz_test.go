@@ -33,6 +33,9 @@ func FuzzParseSpec(f *testing.F) {
 		"topologies: torus:4x4\nloads: {auto: {from: 0.1, step: 0.2, refine: 2}}\nseeds: 2\n",
 		"topologies: [torus:4x4, mesh:4x4]\ndeadlock: [vc, bubble]\nloads: 0.2\nengine: {warmup: 0, measure: 10}\n",
 		"topologies: &a [torus:4x4]\ntraffic: *a\nloads: [0.1]\n",
+		"topologies: torus:4x4\nloads: [0.1, 0.2]\nseeds: 30\nprecision: {metric: accepted, relative: 0.01, min_seeds: 5}\n",
+		"topologies: torus:4x4\nloads: {auto: {}}\nseeds: 8\nprecision:\n  absolute: 0.002\n",
+		"topologies: torus:4x4\nworkload: bcast:binomial:16B\nmapping: random\nseeds: 6\nprecision: {relative: 0.05, min_seeds: 3}\n",
 		"a: [\n",
 	} {
 		f.Add([]byte(s))

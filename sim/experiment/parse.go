@@ -247,6 +247,11 @@ func decodeValue(src *source, n *yaml.Node, v reflect.Value, key string) error {
 		return decodeLoads(src, n, p, key)
 	case *engine.Params:
 		return decodeMapping(src, n, v, key)
+	case **Precision:
+		// An empty block is a target without a threshold, which validation refuses
+		// with what to give, rather than no target at all.
+		*p = &Precision{}
+		return decodeMapping(src, n, reflect.ValueOf(*p).Elem(), key)
 	}
 	if n.Kind != yaml.ScalarNode || isNull(n) || isInteger(v) && n.ShortTag() != "!!int" {
 		// yaml.v3 would truncate 2.5 into an integer field: refuse it.
@@ -463,10 +468,11 @@ type specYAML struct {
 	Loads       *Loads     `yaml:"loads,omitempty"`
 	// PastSaturation was missing here once, so that a saved spec lost it: every key
 	// of Spec must be here (TestSpecYAMLHasEveryKey).
-	PastSaturation int      `yaml:"past_saturation,omitempty"`
-	Seeds          int      `yaml:"seeds"`
-	Seed           uint64   `yaml:"seed"`
-	Metrics        []string `yaml:"metrics,flow"`
+	PastSaturation int        `yaml:"past_saturation,omitempty"`
+	Seeds          int        `yaml:"seeds"`
+	Seed           uint64     `yaml:"seed"`
+	Precision      *Precision `yaml:"precision,omitempty,flow"`
+	Metrics        []string   `yaml:"metrics,flow"`
 }
 
 // MarshalYAML writes the spec, defaults filled in, in the form ParseSpec reads.
@@ -485,7 +491,7 @@ func (s Spec) MarshalYAML() (any, error) {
 	eng.Content = kept
 	out := specYAML{Name: s.Name, Preset: s.Preset, Topologies: s.Topologies, Routing: s.Routing, Selection: s.Selection, Deadlock: s.Deadlock, Tie: s.Tie,
 		Traffic: s.Traffic, Sizes: s.Sizes, Workload: s.Workload, Mapping: s.Mapping, FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles,
-		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Metrics: s.Metrics}
+		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Precision: s.Precision, Metrics: s.Metrics}
 	if s.closed() {
 		out.Loads = nil
 	}

@@ -28,9 +28,10 @@ type Options struct {
 	Shard Shard
 	// Progress, when set, is called with the number of simulations done and the
 	// number this run will make: at the start with done = 0, then after each one.
-	// Records already in the store are not counted. Under an automatic load search
-	// total is an upper bound that shrinks as curves finish. Calls come from one
-	// goroutine at a time, in order.
+	// Records already in the store are not counted. Under an automatic load search,
+	// past_saturation or a precision target, total is an upper bound (every seed of
+	// every load that may still run) that shrinks as curves end and points turn out
+	// precise; it never grows. Calls come from one goroutine at a time, in order.
 	Progress func(done, total int)
 	// Log receives warnings, one line each: corrupt records found and recomputed.
 	// Nil discards them.
@@ -43,9 +44,11 @@ type Options struct {
 
 // Shard is share Index of Count of a sweep (0 ≤ Index < Count). With fixed loads the
 // sweep's simulations, in canonical order, are dealt round-robin: simulation i belongs
-// to shard i mod Count. With an automatic load search, or past_saturation, whole
-// curves are dealt, since a curve's loads then run in sequence. The zero Shard is the
-// whole sweep.
+// to shard i mod Count. Under a precision target whole points are dealt (point i of
+// curve, then load order, to shard i mod Count), since a point's later seeds depend on
+// its earlier ones. With an automatic load search, or past_saturation, whole curves
+// are dealt, since a curve's loads then run in sequence. The zero Shard is the whole
+// sweep.
 type Shard struct{ Index, Count int }
 
 // ParseShard reads "I/N", e.g. "3/8".
@@ -85,16 +88,20 @@ type Results struct {
 	Curves []Curve // every curve of the spec, this shard's or not
 	// Records are this run's records, found in the store or simulated now: by curve
 	// in spec order, then load (as listed, or in search order), then replication.
+	// Under a precision target they are the replications the target asked for, even
+	// when the store holds more of a point's seeds.
 	Records    []Record
 	Stored     int // records found in the store
 	Simulated  int // simulations run
 	Recomputed int // of which: records that were in the store but corrupt
 	// Planned is the number of simulations this run (this shard) is made of, with
-	// fixed loads; -1 under a load search or past_saturation, where a curve's loads
-	// depend on what it shows. A run that stopped early has fewer Records.
+	// fixed loads; -1 under a load search, past_saturation or a precision target,
+	// where a curve's loads or a point's replications depend on what it shows. A run
+	// that stopped early has fewer Records.
 	Planned int
 	// Unfinished is the number of curves whose load walk (search or past_saturation)
-	// had not ended when the run stopped; 0 with fixed loads.
+	// or whose points' replications (precision target) had not ended when the run
+	// stopped; 0 with fixed loads and no target.
 	Unfinished int
 	Elapsed    time.Duration
 }
@@ -173,8 +180,20 @@ func (r *runner) progress() {
 	}
 }
 
+// finished reports the end of a run whose total was an upper bound: done of done,
+// so that a progress bar ends full.
+func (r *runner) finished() {
+	if r.total != r.done {
+		r.total = r.done
+		r.progress()
+	}
+}
+
 // fixed runs the sweep's simulations at fixed loads.
 func (r *runner) fixed(ctx context.Context) error {
+	if r.spec.Precision != nil {
+		return r.fixedPrecision(ctx)
+	}
 	var jobs []job
 	for i, j := range r.spec.jobs(r.curves) {
 		if r.opt.Shard.owns(i) {
@@ -191,6 +210,106 @@ func (r *runner) fixed(ctx context.Context) error {
 	}
 	r.keep(recs)
 	return err
+}
+
+// fixedPrecision runs a sweep at fixed loads under a precision target: every point
+// (curve and load) replicated until precise enough, all points' batches of a round
+// at once. A shard owns whole points, point i of the canonical order (curve, then
+// load as listed) belonging to shard i mod Count, since a point's later seeds depend
+// on its earlier ones.
+func (r *runner) fixedPrecision(ctx context.Context) error {
+	var points []*replicating
+	i := 0
+	for _, c := range r.curves {
+		for _, load := range r.spec.loadValues() {
+			if r.opt.Shard.owns(i) {
+				points = append(points, &replicating{curve: c, load: load})
+			}
+			i++
+		}
+	}
+	r.res.Planned = -1
+	err := r.replicate(ctx, points, 0)
+	if err == nil {
+		r.finished()
+	}
+	unfinished := map[int]bool{}
+	for _, p := range points {
+		r.res.Records = append(r.res.Records, p.records...)
+		if !p.done {
+			unfinished[p.curve.Index] = true
+		}
+	}
+	r.res.Unfinished = len(unfinished)
+	return err
+}
+
+// replicating is one point, a curve at one load, being replicated: its records by
+// replication, and whether its replications are over.
+type replicating struct {
+	curve   Curve
+	load    float64
+	batch   int // index into Spec.batches of the batch to run next
+	records []Record
+	done    bool
+}
+
+// replicate runs the points' replications to the end, in rounds: each round runs
+// the next batch of every point not yet done (spec.batches: all seeds at once without
+// a precision target), then judges each point on its own records alone, so the set of
+// simulations does not depend on the worker count, on timing or on what the store
+// already held. later bounds the simulations the caller will run after these, for
+// Progress. On an error the points keep the records that were finished, in
+// replication order, gaps left out.
+func (r *runner) replicate(ctx context.Context, points []*replicating, later int) error {
+	batches := r.spec.batches()
+	for {
+		var open []*replicating
+		var jobs []job
+		var ends []int // jobs[ends[i-1]:ends[i]] are open[i]'s
+		for _, p := range points {
+			if !p.done {
+				open = append(open, p)
+				jobs = append(jobs, r.spec.repsAt(p.curve, p.load, len(p.records), batches[p.batch])...)
+				ends = append(ends, len(jobs))
+			}
+		}
+		if len(open) == 0 {
+			return nil
+		}
+		recs := make([]*Record, len(jobs))
+		todo, err := r.resolve(ctx, jobs, recs)
+		if err != nil {
+			return err
+		}
+		// The most this run may still make: this round's, every open point's seeds
+		// past this round (a point that turns out precise makes none of them), and
+		// the caller's.
+		rest := later
+		for _, p := range open {
+			rest += r.spec.Seeds - batches[p.batch]
+		}
+		r.total = r.done + len(todo) + rest
+		r.progress()
+		err = r.simulate(ctx, jobs, todo, recs)
+		from := 0
+		for i, p := range open {
+			for _, rec := range recs[from:ends[i]] {
+				if rec != nil {
+					p.records = append(p.records, *rec)
+				}
+			}
+			from = ends[i]
+			if err != nil {
+				continue
+			}
+			p.batch++
+			p.done = p.batch == len(batches) || r.spec.Precision != nil && r.spec.Precision.met(p.records)
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // search is the state of one curve's walk along its loads: an automatic search, or a
@@ -235,40 +354,33 @@ func (r *runner) curvewise(ctx context.Context) error {
 	}()
 	for {
 		var active []*search
-		var jobs []job
+		var points []*replicating
+		later := 0
 		for _, s := range searches {
 			if !s.done {
 				active = append(active, s)
-				jobs = append(jobs, r.spec.jobsAt(s.curve, s.next)...)
+				points = append(points, &replicating{curve: s.curve, load: s.next})
+				later += (r.remaining(s) - 1) * r.spec.Seeds
 			}
 		}
 		if len(active) == 0 {
+			r.finished()
 			return nil
 		}
-		recs := make([]*Record, len(jobs))
-		todo, err := r.resolve(ctx, jobs, recs)
-		if err != nil {
-			return err
-		}
-		later := 0
-		for _, s := range active {
-			later += r.remaining(s) - 1
-		}
-		r.total = r.done + len(todo) + later*r.spec.Seeds
-		r.progress()
-		err = r.simulate(ctx, jobs, todo, recs)
+		// Under a precision target a load's replications run in rounds before the
+		// curve moves on; its saturation is judged on the replications it ran.
+		err := r.replicate(ctx, points, later)
 		for i, s := range active {
-			sat := 0
-			for _, rec := range recs[i*r.spec.Seeds : (i+1)*r.spec.Seeds] {
-				if rec != nil {
-					s.records = append(s.records, *rec)
+			p := points[i]
+			s.records = append(s.records, p.records...)
+			if err == nil {
+				sat := 0
+				for _, rec := range p.records {
 					if rec.Result.Saturated {
 						sat++
 					}
 				}
-			}
-			if err == nil {
-				r.advance(s, 2*sat >= r.spec.Seeds)
+				r.advance(s, 2*sat >= len(p.records))
 			}
 		}
 		if err != nil {

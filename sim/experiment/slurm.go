@@ -177,8 +177,9 @@ func SubmitSlurm(ctx context.Context, script string) (string, error) {
 }
 
 // Pending counts the simulations of a sweep with fixed loads that are not in the
-// store (absent or corrupt), of all it has. An automatic load search, or a list cut
-// short past saturation, cannot know its loads before it runs: it returns -1, -1.
+// store (absent or corrupt), of all it has. An automatic load search, a list cut
+// short past saturation or a precision target cannot know its loads or replications
+// before it runs: it returns -1, -1.
 //
 // Cancelling ctx stops it (a store of many records takes a while to read).
 func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, err error) {
@@ -187,7 +188,7 @@ func Pending(ctx context.Context, spec Spec, dir string) (missing, total int, er
 		return 0, 0, err
 	}
 	spec = spec.withDefaults()
-	if spec.sequential() {
+	if !spec.planned() {
 		return -1, -1, nil
 	}
 	store := &Store{Dir: dir}

@@ -70,9 +70,14 @@ type Spec struct {
 	PastSaturation int `yaml:"past_saturation,omitempty" json:"past_saturation,omitempty"`
 	// Seeds is the number of replications per point; replication r runs with engine
 	// seed Seed+r, so every point of a spec shares the same seeds.
-	Seeds   int      `yaml:"seeds" json:"seeds"`
-	Seed    uint64   `yaml:"seed" json:"seed"`
-	Metrics []string `yaml:"metrics" json:"metrics"` // summarised with mean and 95 % CI
+	Seeds int    `yaml:"seeds" json:"seeds"`
+	Seed  uint64 `yaml:"seed" json:"seed"`
+	// Precision, when set, lets a point stop short of Seeds replications once its
+	// estimate is precise enough (see Precision); nil, the default, runs Seeds
+	// replications everywhere, as the papers do. It is a pointer so that specs
+	// without it keep their hash.
+	Precision *Precision `yaml:"precision,omitempty" json:"precision,omitempty"`
+	Metrics   []string   `yaml:"metrics" json:"metrics"` // summarised with mean and 95 % CI
 
 	src *source // where the spec was read from, for error positions; nil for Go values
 }
@@ -94,6 +99,60 @@ type AutoSearch struct {
 	Step   float64 `yaml:"step" json:"step"`
 	Max    float64 `yaml:"max" json:"max"`
 	Refine int     `yaml:"refine" json:"refine"`
+}
+
+// Precision is a precision target for replications: a point first runs MinSeeds
+// replications (seeds Seed to Seed+MinSeeds−1), then, in rounds of MinSeeds more,
+// keeps adding replications until the 95 % confidence half-width of Metric (Student's
+// t, as Estimated) is at most Relative·|mean| or Absolute, or until Seeds. The
+// decision at a round's end depends only on the point's own replications so far,
+// never on timing or on other points, so a sweep makes the same simulations whatever
+// its worker count and however often it is resumed. Replications where the metric is
+// NaN do not count: a point judged on fewer than MinSeeds values goes on to Seeds.
+type Precision struct {
+	// Metric is the metric judged; default accepted (open loop) or execution_cycles
+	// (closed loop).
+	Metric string `yaml:"metric,omitempty" json:"metric,omitempty"`
+	// Relative is the target half-width as a fraction of |mean|, e.g. 0.01; Absolute
+	// the target half-width in the metric's unit. Exactly one is set.
+	Relative float64 `yaml:"relative,omitempty" json:"relative,omitempty"`
+	Absolute float64 `yaml:"absolute,omitempty" json:"absolute,omitempty"`
+	// MinSeeds is the fewest replications of any point and the size of each later
+	// batch; default 5 (or Seeds, when fewer), from 2 to Seeds.
+	MinSeeds int `yaml:"min_seeds,omitempty" json:"min_seeds,omitempty"`
+}
+
+// DefaultMinSeeds is the replications every point runs under a precision target
+// when min_seeds is not given: few enough to save most of 30 seeds at points that are
+// precise at once, enough for Student's t to give a usable interval (t(0.975, 4) is
+// 2.78, against 12.7 with 2).
+const DefaultMinSeeds = 5
+
+// Met reports whether an estimate meets the target: at least MinSeeds replications
+// with a value, and a 95 % half-width at most the target. A NaN half-width (fewer
+// than two values) never meets it.
+func (p Precision) Met(e Estimate) bool {
+	if e.N < p.MinSeeds || e.N < 2 {
+		return false
+	}
+	target := p.Absolute
+	if p.Relative > 0 {
+		target = p.Relative * math.Abs(e.Mean)
+	}
+	return e.HalfWidth() <= target
+}
+
+// met reports whether the replications of one point, by replication, meet the target.
+func (p Precision) met(records []Record) bool {
+	m, ok := metricByName(p.Metric)
+	if !ok {
+		return false // refused by validation; running every seed is the safe side
+	}
+	v := make([]float64, len(records))
+	for i := range records {
+		v[i] = m.get(records[i].Result)
+	}
+	return p.Met(Estimated(v))
 }
 
 // DefaultAuto is the search an empty `auto:` block asks for.
@@ -152,6 +211,20 @@ func (s Spec) withDefaults() Spec {
 	}
 	if len(s.Metrics) == 0 {
 		s.Metrics = d.Metrics
+	}
+	if s.Precision != nil {
+		// A copy: the caller's spec keeps what it said.
+		p := *s.Precision
+		if p.Metric == "" {
+			p.Metric = string(Accepted)
+			if s.closed() {
+				p.Metric = string(ExecutionCycles)
+			}
+		}
+		if p.MinSeeds == 0 {
+			p.MinSeeds = min(DefaultMinSeeds, s.Seeds)
+		}
+		s.Precision = &p
 	}
 	s.Engine.Load, s.Engine.Seed = 0, 0
 	return s
@@ -422,6 +495,9 @@ func (s Spec) checkScalars() error {
 			return s.errAt(item("metrics", i), fmt.Errorf("%s is listed twice", m))
 		}
 	}
+	if err := s.checkPrecision(); err != nil {
+		return err
+	}
 	if s.closed() {
 		return s.checkClosedScalars()
 	}
@@ -478,6 +554,67 @@ func (s Spec) checkScalars() error {
 	return nil
 }
 
+// checkPrecision checks the precision target of a spec whose defaults are filled in.
+func (s Spec) checkPrecision() error {
+	p := s.Precision
+	if p == nil {
+		return nil
+	}
+	m, ok := metricByName(p.Metric)
+	if !ok {
+		return s.errAt("precision.metric", fmt.Errorf("unknown metric %q: accepted are %s", p.Metric, strings.Join(MetricNames(), ", ")))
+	}
+	// A closed-loop metric is NaN in every open-loop run: the target could never be
+	// met, and every point would silently run every seed.
+	if !s.closed() && math.IsNaN(m.get(&engine.Result{})) {
+		return s.errAt("precision.metric", fmt.Errorf("%s is a closed-loop metric, NaN in every run of a spec without a workload axis: judge an open-loop one such as accepted", p.Metric))
+	}
+	fraction := func(key string, v float64, what string) error {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return s.errAt("precision."+key, fmt.Errorf("%s %v: accepted is a finite number above 0 (%s)", key, v, what))
+		}
+		return nil
+	}
+	// A key given as 0 is a target of 0, refused as such, not a key left out.
+	relative, absolute := p.Relative != 0 || s.has("precision.relative"), p.Absolute != 0 || s.has("precision.absolute")
+	switch {
+	case relative && absolute:
+		return s.errAt("precision", errors.New("both relative and absolute: give one"))
+	case relative:
+		if err := fraction("relative", p.Relative, "the half-width as a fraction of |mean|, e.g. 0.01"); err != nil {
+			return err
+		}
+	case absolute:
+		if err := fraction("absolute", p.Absolute, "the half-width in the metric's unit, e.g. 0.002"); err != nil {
+			return err
+		}
+	default:
+		return s.errAt("precision", errors.New("no target: give relative (the 95 % CI half-width as a fraction of |mean|, e.g. 0.01) or absolute (in the metric's unit, e.g. 0.002)"))
+	}
+	if s.Seeds < 2 {
+		return s.errAt("seeds", fmt.Errorf("%d replication with a precision target: accepted are 2 or more (the most a point runs)", s.Seeds))
+	}
+	if p.MinSeeds < 2 || p.MinSeeds > s.Seeds {
+		return s.errAt("precision.min_seeds", fmt.Errorf("%d replications: accepted are 2 to seeds (%d)", p.MinSeeds, s.Seeds))
+	}
+	return nil
+}
+
+// batches are the replication counts at which a point's precision is judged: min,
+// 2·min, ... and Seeds. Without a target, one batch of Seeds.
+func (s Spec) batches() []int {
+	if s.Precision == nil {
+		return []int{s.Seeds}
+	}
+	var out []int
+	for n := s.Precision.MinSeeds; ; n += s.Precision.MinSeeds {
+		if n >= s.Seeds {
+			return append(out, s.Seeds)
+		}
+		out = append(out, n)
+	}
+}
+
 func (s Spec) maxLoad() float64 {
 	if s.Loads.Auto != nil {
 		return s.Loads.Auto.Max
@@ -513,12 +650,15 @@ func (s Spec) loadValues() []float64 {
 }
 
 // jobsAt is the replications of one curve at one load.
-func (s Spec) jobsAt(c Curve, load float64) []job {
-	jobs := make([]job, s.Seeds)
-	for r := range jobs {
+func (s Spec) jobsAt(c Curve, load float64) []job { return s.repsAt(c, load, 0, s.Seeds) }
+
+// repsAt is replications from to to−1 of one curve at one load.
+func (s Spec) repsAt(c Curve, load float64, from, to int) []job {
+	jobs := make([]job, 0, to-from)
+	for r := from; r < to; r++ {
 		p := c.Point
 		p.Load, p.Seed = load, s.Seed+uint64(r)
-		jobs[r] = job{curve: c.Index, rep: r, point: p, key: p.Key()}
+		jobs = append(jobs, job{curve: c.Index, rep: r, point: p, key: p.Key()})
 	}
 	return jobs
 }
@@ -570,3 +710,7 @@ func item(key string, i int) string { return key + "[" + strconv.Itoa(i) + "]" }
 // sequential reports whether each curve's loads run one after another, the next
 // depending on what the last showed: an automatic search, or past_saturation.
 func (s Spec) sequential() bool { return s.Loads.Auto != nil || s.PastSaturation > 0 }
+
+// planned reports whether the spec's simulations are known before it runs: not under
+// a load walk (sequential) nor a precision target, where results decide.
+func (s Spec) planned() bool { return !s.sequential() && s.Precision == nil }

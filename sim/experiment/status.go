@@ -13,8 +13,9 @@ import (
 type SpecStatus struct {
 	Path string // the spec's file, DIR/specs/HASH.yaml
 	Name string // the spec's name, or its file's base name
-	// Total is the number of simulations of the spec; -1 under a load search or
-	// past_saturation, whose loads depend on the results.
+	// Total is the number of simulations of the spec; -1 under a load search,
+	// past_saturation or a precision target, whose loads or replications depend on
+	// the results.
 	Total  int
 	Stored int // of those, valid records in the collection
 	// Missing describes the first few simulations without a valid record, in the
@@ -52,7 +53,7 @@ func (c *Collection) Status(ctx context.Context, dir string) ([]SpecStatus, erro
 		if st.Name == "" {
 			st.Name = filepath.Base(path)
 		}
-		if spec.sequential() {
+		if !spec.planned() {
 			out = append(out, st)
 			continue
 		}

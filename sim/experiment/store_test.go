@@ -211,6 +211,7 @@ func TestSpecYAMLHasEveryKey(t *testing.T) {
 	s.Loads = Fixed(0.1, 0.2)
 	s.PastSaturation = 1
 	s.Seeds, s.Seed = 3, 7
+	s.Precision = &Precision{Metric: "latency_network_mean", Absolute: 0.5, MinSeeds: 2}
 	s.Metrics = []string{"accepted"}
 	// The closed-loop keys, which exclude traffic, sizes and loads, in a second spec.
 	c := NewSpec("torus:4x4")
@@ -221,6 +222,7 @@ func TestSpecYAMLHasEveryKey(t *testing.T) {
 	c.Seeds = 2
 	c.Preset = "kns" // its parameters are the engine block as written: the round trip keeps them
 	c.Metrics = []string{"execution_cycles"}
+	c.Precision = &Precision{Relative: 0.05} // the relative form, and the defaults filled in
 	// Every field of Spec is set to something else than NewSpec's default in one of them.
 	v, w, d := reflect.ValueOf(s), reflect.ValueOf(c), reflect.ValueOf(NewSpec())
 	for i := range v.NumField() {
