@@ -24,8 +24,12 @@
 //	  measure: 20000
 //	loads: [0.05, 0.1, 0.15]                 # offered loads, flits/cycle/PE
 //	past_saturation: 3                       # stop a curve 3 loads after its first saturated one; default 0: every load
-//	seeds: 30                                # replications per point; default 1
+//	seeds: 30                                # replications per point (the most, with precision); default 1
 //	seed: 1                                  # replication r runs with seed seed+r; default 1
+//	precision:                               # optional: stop adding seeds to a point once precise enough
+//	  metric: accepted                       # judged; default accepted (execution_cycles closed-loop)
+//	  relative: 0.01                         # 95 % CI half-width <= 1 % of |mean|; or absolute: 0.002
+//	  min_seeds: 5                           # the fewest, and the batch; default 5 (seeds if fewer)
 //	metrics: [accepted, latency_network_mean] # summarised; default DefaultMetrics()
 //
 // Every axis takes one value or a list. The curves are the product of the axes, in the
@@ -78,6 +82,24 @@
 // saturation throughput is the highest mean accepted traffic over its loads, with
 // that load's confidence interval (Saturations).
 //
+// Without precision every point runs seeds replications, as the papers' 30 do. With
+// a precision block (Precision) a point first runs min_seeds replications (seeds Seed
+// to Seed+min_seeds−1, so curves still share their seeds), then min_seeds more per
+// round, all open points' batches of a round in parallel, until the 95 % half-width of
+// the metric is at most relative·|mean| (or absolute) or seeds is reached. Exactly one
+// of relative and absolute is given; min_seeds is 2 to seeds. Replications where the
+// metric is NaN do not count towards min_seeds: a point with fewer than min_seeds
+// values to judge goes on to seeds. The decision reads only the point's own earlier
+// seeds, so a sweep makes the same simulations, records and tables whatever the
+// worker count, however often it is interrupted and resumed, and whatever else the
+// store holds (seeds past the point's stop are left out of Results.Records). Points
+// then have their own N: Summarize, the summary tables' n column and the saturation
+// rule (at least half of that point's replications) take it as it is. Under
+// past_saturation or a load search each load is replicated under the target before
+// the curve moves on, and whether it saturated is judged on the replications it ran.
+// Closed-loop specs judge execution_cycles by default; an open-loop spec may not
+// judge a closed-loop metric (NaN in every run).
+//
 // # Results store
 //
 // Run stores one Record per (point, seed) in a directory (Store): a JSON file named by
@@ -106,7 +128,9 @@
 // Run runs a spec on a pool of Options.Workers goroutines (one per CPU by default).
 // A run is deterministic, and records are ordered by the spec, not by completion, so
 // results and tables are identical whatever the worker count. Options.Progress
-// reports (done, total) for progress bars, e.g. in a notebook cell
+// reports (done, total) for progress bars (under a load search, past_saturation or a
+// precision target, total is the most the run may still make: it shrinks, and equals
+// done at the end), e.g. in a notebook cell
 //
 //	bar := kernel.NewProgress("fig7")
 //	res, err := experiment.Run(ctx, spec, experiment.Options{Out: "results/fig7", Progress: bar.Update})
@@ -122,7 +146,9 @@
 // SlurmJob writes the job array's sbatch script (task i of N runs shard i/N into the
 // shared store) and SubmitSlurm submits it. Every path and option in the script is
 // quoted for sbatch's #SBATCH reader and for bash, or refused (control characters). Simulation i of a sweep with fixed loads,
-// in canonical order, belongs to shard i mod N; with a load search, curve i does.
+// in canonical order, belongs to shard i mod N; under a precision target, point i
+// (curve, then load) does, with all its seeds; with a load search or past_saturation,
+// curve i does.
 //
 // # Tables
 //
