@@ -174,7 +174,7 @@ func printIncomplete(w io.Writer, name, dir string, res *experiment.Results) {
 		have = fmt.Sprintf("%d of its %d simulations", len(res.Records), res.Planned)
 		lacking = fmt.Sprintf("%d missing", res.Planned-len(res.Records))
 	} else {
-		lacking = fmt.Sprintf("%d curves with loads still to run", res.Unfinished)
+		lacking = fmt.Sprintf("%d curves with loads or replications still to run", res.Unfinished)
 	}
 	fmt.Fprintf(w, "sweep %s: INCOMPLETE: %s are in %s (%d found there, %d run now); %s: run the same command again, once the error below is dealt with, to run only what is missing\n",
 		name, have, dir, res.Stored, res.Simulated, lacking)
@@ -239,7 +239,8 @@ func submitSweep(ctx context.Context, out io.Writer, spec experiment.Spec, f swe
 	if err != nil {
 		return fmt.Errorf("find the twintorus binary for the job script: %w", err)
 	}
-	// Shards: simulations with fixed loads, curves with a load search.
+	// Shards: simulations with fixed loads, points (curve and load) under a precision
+	// target, curves with a load search.
 	units, what := missing, fmt.Sprintf("%d of %d simulations to run", missing, total)
 	if missing < 0 {
 		curves, err := spec.Curves()
@@ -247,6 +248,11 @@ func submitSweep(ctx context.Context, out io.Writer, spec experiment.Spec, f swe
 			return err
 		}
 		units, what = len(curves), fmt.Sprintf("a saturation search over %d curves", len(curves))
+		if spec.Precision != nil && spec.Loads.Auto == nil && spec.PastSaturation == 0 {
+			loads := max(len(spec.Loads.Values), 1) // a closed-loop curve is one point
+			units = len(curves) * loads
+			what = fmt.Sprintf("%d points under a precision target, each of %d to %d seeds", units, spec.Precision.MinSeeds, spec.Seeds)
+		}
 	}
 	tasks := f.arraySize
 	if tasks == 0 {

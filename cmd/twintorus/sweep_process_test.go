@@ -374,3 +374,17 @@ func TestSweepSlurmRefusesUnsafeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepSlurmPrecision: under a precision target a Slurm array deals whole points
+// (a point's later seeds depend on its earlier ones), one task per point at most.
+func TestSweepSlurmPrecision(t *testing.T) {
+	tmp := t.TempDir()
+	spec := writeFile(t, filepath.Join(tmp, "precise.yaml"), strings.Replace(tinySpecYAML, "seeds: 1\n", "seeds: 30\nprecision: {relative: 0.01}\n", 1))
+	out, _, err := run(t, "sweep", spec, "--out", filepath.Join(tmp, "out"), "--slurm", "--dry-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "2 array tasks for 2 points under a precision target, each of 5 to 30 seeds") {
+		t.Errorf("dry run: %s", out)
+	}
+}
