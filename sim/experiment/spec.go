@@ -68,8 +68,9 @@ type Spec struct {
 	// runs them in order. A curve deep in saturation costs the most and says the
 	// least; 0 runs every load.
 	PastSaturation int `yaml:"past_saturation,omitempty" json:"past_saturation,omitempty"`
-	// Seeds is the number of replications per point; replication r runs with engine
-	// seed Seed+r, so every point of a spec shares the same seeds.
+	// Seeds is the number of replications per point (the most, under a precision
+	// target); replication r runs with engine seed Seed+r, so every point of a spec
+	// shares the same seeds.
 	Seeds int    `yaml:"seeds" json:"seeds"`
 	Seed  uint64 `yaml:"seed" json:"seed"`
 	// Precision, when set, lets a point stop short of Seeds replications once its
