@@ -239,3 +239,20 @@ func TestDefaultNames(t *testing.T) {
 		}
 	}
 }
+
+// TestAboutPrecision: under a precision target a point runs from min_seeds to seeds
+// replications, and About says so instead of giving seeds as every point's count.
+func TestAboutPrecision(t *testing.T) {
+	spec, err := experiment.ParseSpec("p.yaml", []byte("topologies: [torus:4x4]\nloads: [0.1]\nseeds: 30\nprecision: {relative: 0.02}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Results{Name: "p", Mode: Recompute, Spec: spec}
+	if got, want := r.About(), "5 to 30 replications per point (until accepted is precise enough)"; !strings.Contains(got, want) {
+		t.Errorf("About = %q, want it to say %q", got, want)
+	}
+	spec.Precision = nil
+	if got := (&Results{Name: "p", Mode: Recompute, Spec: spec}).About(); !strings.Contains(got, ", 30 replications per point,") {
+		t.Errorf("without a target About = %q", got)
+	}
+}

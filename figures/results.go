@@ -67,7 +67,11 @@ func (r *Results) About() string {
 	if r.Mode == Quick {
 		knees = fmt.Sprintf(", knees bisected %d times", QuickKneeSteps)
 	}
-	return fmt.Sprintf("%s: %s, %d replications per point, %d-cycle warm-up and %d measured cycles%s", r.Name, r.Mode, r.Spec.Seeds, e.Warmup, e.Measure, knees)
+	reps := fmt.Sprintf("%d replications per point", r.Spec.Seeds)
+	if p := r.Spec.Precision; p != nil { // Seeds is then the most a point runs
+		reps = fmt.Sprintf("%d to %d replications per point (until %s is precise enough)", p.MinSeeds, r.Spec.Seeds, p.Metric)
+	}
+	return fmt.Sprintf("%s: %s, %s, %d-cycle warm-up and %d measured cycles%s", r.Name, r.Mode, reps, e.Warmup, e.Measure, knees)
 }
 
 // LoadResults gets the results of the experiment spec datasets.Experiment(name) in the
