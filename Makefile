@@ -5,7 +5,7 @@ FUZZTIME ?= 15s
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
 
-.PHONY: run test setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench docfigures
+.PHONY: run test setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench pgo docfigures
 
 ## run: set up what is missing (saying so), then start Jupyter on notebooks/ and print its URL
 run: setup
@@ -40,8 +40,11 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+## gotest also runs the engine's golden results compiled with the twintorus command's
+## profile (cmd/twintorus/default.pgo): profile-guided optimisation must not change them
 gotest:
 	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 $(GO) test -timeout 30m ./...
+	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
 
 ## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the
 ## executions per target at the end (scripts/fuzz.sh)
@@ -52,11 +55,17 @@ fuzz:
 notebooks: setup
 	scripts/run-notebooks.sh
 
+## pgo: profile the engine's benchmarks into cmd/twintorus/default.pgo, the profile that
+## go build compiles the twintorus command with (scripts/pgo.sh); after large engine changes
+pgo:
+	GO=$(GO) scripts/pgo.sh
+
 ## docfigures: redraw the README's and docs/figures' figures from the stored results
 docfigures:
 	$(GO) run ./internal/docfigures
 
-## bench: the speed benchmarks recorded in BENCHMARKS.md
+## bench: the speed benchmarks recorded in BENCHMARKS.md, the engine's compiled as the
+## twintorus command is (with its profile, cmd/twintorus/default.pgo)
 bench:
-	$(GO) test -run=NONE -bench='Torus8x8x8|Twin4x4x4' -benchtime=200x ./sim/engine/
+	$(GO) test -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run=NONE -bench='Torus8x8x8|Twin4x4x4' -benchtime=200x ./sim/engine/
 	$(GO) test -run=NONE -bench=. ./sim/analysis/
