@@ -329,7 +329,7 @@ precision: {absolute: 1, min_seeds: 3}
 // what is accepted, before anything runs.
 func TestPrecisionErrors(t *testing.T) {
 	base := "topologies: [torus:4x4]\nloads: [0.1]\nseeds: 30\n"
-	cases := []struct{ spec, want string }{
+	cases := []specErrorCase{
 		{base + "precision: {metric: speed, relative: 0.01}\n", `bad.yaml:4: precision.metric: unknown metric "speed": accepted are ` + strings.Join(MetricNames(), ", ")},
 		{base + "precision: {metric: execution_cycles, relative: 0.01}\n", "bad.yaml:4: precision.metric: execution_cycles is a closed-loop metric, NaN in every run of a spec without a workload axis: judge an open-loop one such as accepted"},
 		{base + "precision: {relative: 0.01, absolute: 0.002}\n", "bad.yaml:4: precision: both relative and absolute: give one"},
@@ -347,18 +347,7 @@ func TestPrecisionErrors(t *testing.T) {
 		{base + "precision: 0.01\n", `bad.yaml:4: precision: want a mapping of keys (metric, relative, absolute, min_seeds), got "0.01"`},
 		{"topologies: [torus:4x4]\nloads: [0.1]\nseeds: 1\nprecision: {relative: 0.01}\n", "bad.yaml:3: seeds: 1 replication with a precision target: accepted are 2 or more (the most a point runs)"},
 	}
-	for _, c := range cases {
-		_, err := ParseSpec("bad.yaml", []byte(c.spec))
-		var se *SpecError
-		switch {
-		case err == nil:
-			t.Errorf("%q: no error, want %s", c.spec, c.want)
-		case err.Error() != c.want:
-			t.Errorf("%q:\n got %s\nwant %s", c.spec, err, c.want)
-		case !errors.As(err, &se):
-			t.Errorf("%q: %T is not a *SpecError", c.spec, err)
-		}
-	}
+	checkSpecErrors(t, cases)
 	// Defaults: accepted, 5 replications, or seeds when fewer.
 	for _, c := range []struct {
 		seeds, min int

@@ -76,7 +76,7 @@ func TestParseSpecDefaults(t *testing.T) {
 func TestParseSpecErrors(t *testing.T) {
 	base := "topologies: [twin:4x4x4/D]\nloads: [0.1]\n"
 	_, unknownFamily := topology.Parse("ring:8") // its wording lists the registry's families
-	cases := []struct{ spec, want string }{
+	cases := []specErrorCase{
 		{"", "bad.yaml: empty spec: give at least topologies and loads"},
 		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics), not a list"},
 		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics"},
@@ -128,6 +128,16 @@ func TestParseSpecErrors(t *testing.T) {
 		{"topologies: [twin:4x4x4/D\nloads: [0.1]\n", "bad.yaml:1: YAML syntax: did not find expected ',' or ']'"},
 		{"topologies: twin\n\tloads: 1\n", "bad.yaml:2: YAML syntax: found a tab character that violates indentation"},
 	}
+	checkSpecErrors(t, cases)
+}
+
+// specErrorCase is a spec file as "bad.yaml" and the one-line error it must give.
+type specErrorCase struct{ spec, want string }
+
+// checkSpecErrors parses each case's spec and wants exactly its error, a *SpecError
+// on one line.
+func checkSpecErrors(t *testing.T, cases []specErrorCase) {
+	t.Helper()
 	for _, c := range cases {
 		_, err := ParseSpec("bad.yaml", []byte(c.spec))
 		var se *SpecError
