@@ -499,12 +499,21 @@ func (e *Engine) layout() {
 	}
 
 	// The wheel must reach the furthest event: a head's arrival plus routing delay,
-	// or the end of a packet.
-	w, slowest := 1, max(p.LinkLatency, p.InternalLatency, p.TerminalLatency)
+	// or the end of a packet. An event further ahead would come round early. Under
+	// ReserveOutputVCs a link's packets depart one after another, up to one per output
+	// VC granted ahead of the packet now crossing it, and the packets' arrivals, the
+	// ramps of their credits and the cycles their VCs free are that much further
+	// ahead.
+	w, slowest, maxVCs := 1, max(p.LinkLatency, p.InternalLatency, p.TerminalLatency), 1
 	for g := range e.ports {
 		slowest = max(slowest, int(e.ports[g].lat))
+		maxVCs = max(maxVCs, int(e.ports[g].nvc))
 	}
-	for w <= slowest+p.RoutingDelay+p.PacketFlits {
+	ahead := p.PacketFlits
+	if p.ReserveOutputVCs {
+		ahead += maxVCs * p.PacketFlits
+	}
+	for w <= slowest+p.RoutingDelay+ahead {
 		w *= 2
 	}
 	e.wheel = make([][]uint32, w)

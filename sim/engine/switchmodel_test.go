@@ -137,8 +137,11 @@ func TestReserveOutputVCs(t *testing.T) {
 	}
 	ports, vcs := run(false), run(true)
 	t.Logf("accepted %.4f arbitrating output ports, %.4f output VCs", ports.Accepted, vcs.Accepted)
-	if vcs.Accepted < 1.03*ports.Accepted {
-		t.Errorf("saturation throughput %.4f arbitrating output ports, %.4f output VCs; want at least 3 %% more", ports.Accepted, vcs.Accepted)
+	// 0.5752 and 0.5858 (+1.8 %). Before the timing wheel reached the reserved
+	// packets' events (TestWheelReachesEveryEvent) output VCs gave 0.5988 (+4.1 %), and
+	// this asked for 3 %: heads left before they had arrived.
+	if vcs.Accepted < 1.01*ports.Accepted {
+		t.Errorf("saturation throughput %.4f arbitrating output ports, %.4f output VCs; want at least 1 %% more", ports.Accepted, vcs.Accepted)
 	}
 	busiest := 0.0
 	for g, u := range vcs.ChannelUtil {
