@@ -55,6 +55,13 @@ func BenchmarkTwin4x4x4Saturated(b *testing.B) {
 	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, Defaults())
 }
 
+// BenchmarkTwin4x4x4DatelinePastSaturation is configuration A under dateline VCs at
+// 0.6, well past its saturation: most heads and NICs wait for room, the regime
+// in which the configurations figure's highest loads spend their time.
+func BenchmarkTwin4x4x4DatelinePastSaturation(b *testing.B) {
+	benchSteady(b, "twin:4x4x4/A", routing.SchemeVC, 0.6, Defaults())
+}
+
 // BenchmarkTorus32x32x32 is a large network (32,768 switches) whose state does not fit
 // in cache: the memory-bound regime.
 func BenchmarkTorus32x32x32(b *testing.B) {

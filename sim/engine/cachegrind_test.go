@@ -64,6 +64,18 @@ var countedRuns = map[string]func(t testing.TB) *Engine{
 	"torus64": func(t testing.TB) *Engine {
 		return newRun(t, "torus:64x32x32", routing.SchemeVC, "uniform", benchParams(0.05))
 	},
+	// Past saturation under dateline VCs, as the A–J figure's highest loads run:
+	// most heads and NICs wait for room.
+	"twinAvc": func(t testing.TB) *Engine {
+		p := Defaults()
+		p.Load, p.Warmup, p.Measure = 0.6, 0, 1<<40
+		return newRun(t, "twin:4x4x4/A", routing.SchemeVC, "uniform", p)
+	},
+	"torus16x8vc": func(t testing.TB) *Engine {
+		p := Defaults()
+		p.Load, p.Warmup, p.Measure = 0.6, 0, 1<<40
+		return newRun(t, "torus:16x8", routing.SchemeVC, "uniform", p)
+	},
 	"twin4sat": func(t testing.TB) *Engine {
 		p := Defaults()
 		p.Load, p.Warmup, p.Measure = 0.4, 0, 1<<40

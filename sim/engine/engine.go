@@ -104,7 +104,11 @@ type vcState struct {
 	nCands  uint8
 	rampLen uint16 // see credits
 	sw      int32  // the switch (or output queue) whose input it is
-	_       [4]byte
+	// waiter is 1 + the first of the input VCs whose heads wait for this VC's next
+	// ramp of credits (waitRamp; Engine.waitNext links the rest), or -1 - the NIC
+	// that waits for it (a terminal VC: nicRoomAt), else 0: the ramp's start ends the
+	// wait (startRamp).
+	waiter int32
 }
 
 // A vcState fills one cache line exactly.
@@ -217,6 +221,7 @@ type Engine struct {
 	nicSending []int32 // flit level: packet being injected, or -1
 	nicSent    []uint32
 	nicBusy    []int64 // packet level: the NIC is sending until this cycle
+	nicWait    []int64 // packet level: the NIC's VCs have no room before this cycle (nicRoomAt)
 	nicVC      []int32
 	nicActive  []bool
 	nicRR      []int8
@@ -242,10 +247,13 @@ type Engine struct {
 	// cands caches each input VC's head candidates (candCap per VC) for routings that
 	// bound their candidates (MaxCandidates): a blocked head is routed once per hop,
 	// not once per cycle it waits.
-	cands   []routing.Candidate
-	candCap int
-	req     []request
-	best    []int32
+	cands []routing.Candidate
+	// waitNext links the input VCs whose heads wait for the same downstream VC's next
+	// ramp (vcState.waiter): 1 + the next one, or 0.
+	waitNext []int32
+	candCap  int
+	req      []request
+	best     []int32
 	// heldUntil is, per input VC, the cycle the last packet granted to it as an output
 	// VC of its upstream switch has left that switch (Params.ReserveOutputVCs).
 	heldUntil []int64
@@ -297,6 +305,13 @@ type Engine struct {
 	progQueued []int32
 
 	beforeAlloc func() // tests only: called every cycle just before allocation
+	// pollWaits (tests only) keeps heads and NICs that wait for a port or for room
+	// in allocation and injection, tried again every cycle or when the switch wakes,
+	// instead of waiting out of them (verdict, nicRoomAt): the two give the same
+	// results.
+	pollWaits bool
+	// waitOut is waitsOut(), for the cycle (Step).
+	waitOut bool
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
 	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
 	allocEveryCycle bool
@@ -456,6 +471,7 @@ func (e *Engine) layout() {
 	maxPorts = max(maxPorts, 2)
 	e.vcs = sysmem.MakeHuge[vcState](nvc)
 	e.flits = make([]vcFlits, nvc) // tests switch a run to the flit level after New
+	e.waitNext = make([]int32, nvc)
 	if e.candCap > 0 {
 		e.cands = make([]routing.Candidate, nvc*e.candCap)
 	}
@@ -491,6 +507,7 @@ func (e *Engine) layout() {
 	e.nicSending = make([]int32, nt)
 	e.nicSent = make([]uint32, nt)
 	e.nicBusy = make([]int64, nt)
+	e.nicWait = make([]int64, nt)
 	e.nicVC = make([]int32, nt)
 	e.nicActive = make([]bool, nt)
 	e.nicRR = make([]int8, nt)
@@ -639,6 +656,7 @@ func (e *Engine) skipIdle(end int64) {
 // no flit in the network, no event pending, no switch to visit.
 func (e *Engine) quiet() bool {
 	return len(e.streams) == 0 && len(e.nicList) == 0 && e.pending == 0 && len(e.allocNow) == 0 && len(e.allocNxt) == 0 &&
+		e.inNet == 0 && // heads that wait for credits (waitRamp) are in no list
 		(e.wh == nil || len(e.wh.active) == 0) && (e.par == nil || e.par.idle())
 }
 
@@ -646,6 +664,7 @@ func (e *Engine) quiet() bool {
 func (e *Engine) Step() {
 	t := e.now
 	e.allocFrom = t
+	e.waitOut = e.waitsOut()
 	// 1. Flits and credits that arrive now; switches whose head packets become ready.
 	e.allocNow, e.allocNxt = e.allocNxt, e.allocNow[:0]
 	for _, s := range e.allocNow {
@@ -809,7 +828,7 @@ func (e *Engine) inject() {
 	for i := 0; i < len(e.nicList); {
 		t := e.nicList[i]
 		if e.packetLevel {
-			if e.nicBusy[t] <= e.now && !e.startInjection(t) && e.src.n[t] == 0 {
+			if e.nicBusy[t] <= e.now && e.nicWait[t] <= e.now && !e.startInjection(t) && e.src.n[t] == 0 {
 				e.nicActive[t] = false
 				last := len(e.nicList) - 1
 				e.nicList[i] = e.nicList[last]
@@ -864,11 +883,13 @@ func (e *Engine) startInjection(t int32) bool {
 	n := int(ps.nvc)
 	pl := e.nextLength(int(t))
 	need := e.need(int32(pl), false)
+	wait := int64(math.MaxInt64) // packet level: when the first of the VCs has room
 	for j := 0; j < n; j++ {
 		v := (int(e.nicRR[t]) + j) % n
 		ivc := ps.vc0 + int32(v)
 		vc := &e.vcs[ivc]
 		if e.free(vc) < need || vc.qLen == vc.qCap {
+			wait = min(wait, e.nicRoomAt(t, vc, need))
 			continue
 		}
 		e.nicRR[t] = int8((v + 1) % n)
@@ -886,7 +907,35 @@ func (e *Engine) startInjection(t int32) bool {
 		e.enqueue(ivc, pi, e.now+int64(ps.lat)+int64(e.p.RoutingDelay))
 		return true
 	}
+	if e.waitOut {
+		e.nicWait[t] = wait
+	}
 	return false
+}
+
+// nicRoomAt is the first cycle at which terminal VC vc, fed by NIC t alone, may have
+// the need flits of room it lacks now, at the packet level: when the ramp of credits
+// under way makes it, or, failing that, when the VC's next ramp starts, which
+// startRamp tells the NIC (nicWait). NIC t then does not try every cycle until then:
+// a saturated network would have every NIC try, and fail, every cycle.
+func (e *Engine) nicRoomAt(t int32, vc *vcState, need int32) int64 {
+	if vc.qLen == vc.qCap {
+		return e.now + 1 // a full ring of queued packets (not at the packet level): try again
+	}
+	if at, ok := rampRoomAt(vc, need); ok {
+		return at
+	}
+	vc.waiter = -1 - t
+	return math.MaxInt64
+}
+
+// rampRoomAt is the cycle at which the ramp of credits under way gives VC vc the need
+// flits of room it lacks now, if it does (nicRoomAt, roomAt).
+func rampRoomAt(vc *vcState, need int32) (int64, bool) {
+	if vc.ramping && vc.credits+int32(vc.rampLen) >= need {
+		return vc.rampAt + int64(need-vc.credits) - 1, true
+	}
+	return 0, false
 }
 
 // free is the sender's view of free flits in a VC now: the settled credits plus those
@@ -903,11 +952,38 @@ func (e *Engine) free(vc *vcState) int32 {
 // (departures from a VC are as many cycles apart as the earlier packet is long), so
 // its credits are settled.
 func (e *Engine) startRamp(ivc int32, at int64, n uint32) {
+	if vc := e.setRamp(ivc, at, n); vc.waiter != 0 {
+		e.endWaits(vc, at)
+	}
+}
+
+// setRamp is startRamp without ending the waits for the ramp, for a caller that ends
+// them itself (start): small enough to be inlined there.
+func (e *Engine) setRamp(ivc int32, at int64, n uint32) *vcState {
 	vc := &e.vcs[ivc]
 	if vc.ramping {
 		vc.credits += int32(vc.rampLen)
 	}
 	vc.rampAt, vc.ramping, vc.rampLen = at, true, uint16(n)
+	return vc
+}
+
+// endWaits ends the waits for vc's next ramp, which starts at cycle at: the heads on
+// its list (waitRamp) are ready again from then on, or its NIC may try again then
+// (nicRoomAt). Apart from startRamp, which stays small enough to be inlined.
+func (e *Engine) endWaits(vc *vcState, at int64) {
+	if vc.waiter < 0 { // a terminal VC, whose NIC waits for room
+		t := -1 - vc.waiter
+		e.nicWait[t] = min(e.nicWait[t], at)
+		vc.waiter = 0
+		return
+	}
+	for w := vc.waiter; w != 0; {
+		ivc := w - 1
+		w, e.waitNext[ivc] = e.waitNext[ivc], 0
+		e.readyAtCycle(ivc, at)
+	}
+	vc.waiter = 0
 }
 
 // deferRamp notes that the credits of a packet of n flits that left ivc start
@@ -1052,8 +1128,10 @@ func (e *Engine) allocate(s int) {
 				}
 			case waitBusy:
 				e.sleep(s, at)
-			case notReady:
+			case notReady, waitRamp:
 				e.unready(ps, ivc)
+			case waitAt:
+				e.readyLater(ps, ivc, at)
 			default:
 				e.relist(int32(s))
 			}
@@ -1095,7 +1173,16 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	// Stage 2: every requested output port (output VC under ReserveOutputVCs) grants
-	// one input, round-robin.
+	// one input, round-robin. A lone request is granted: nothing to arbitrate.
+	if nreq == 1 {
+		r := e.req[0]
+		e.start(base, np, r)
+		if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // its other VCs wait for the input
+			sleep = min(sleep, ps.inBusy)
+		}
+		e.retry(s, blocked, sleep)
+		return
+	}
 	reqs := e.req[:nreq]
 	for i := range reqs {
 		r := &reqs[i]
@@ -1188,8 +1275,10 @@ func (e *Engine) waits(ps *portState, ivc int32, verdict int, at, sleep int64, b
 	switch verdict {
 	case waitBusy:
 		sleep = min(sleep, at)
-	case notReady:
+	case notReady, waitRamp:
 		e.unready(ps, ivc)
+	case waitAt:
+		e.readyLater(ps, ivc, at)
 	default:
 		blocked = true
 	}
@@ -1216,7 +1305,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 	switch {
 	case int32(s) >= e.nReal: // an output queue: on to the link
 		c = e.queueRoute(base, q, ivc)
-		verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))
+		verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)), ivc)
 		return c, verdict, at, -1
 	case e.voq != nil:
 		return e.considerVOQ(s, q, base, ivc)
@@ -1230,7 +1319,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 		e.routeDeterministic(vc, vc.headPkt)
 	}
 	c = vc.route
-	verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)))
+	verdict, at = e.verdict(base, c, int32(e.lenOf(vc.headPkt)), ivc)
 	return c, verdict, at, -1
 }
 
@@ -1241,6 +1330,12 @@ func (e *Engine) dest(pk *packet) *routing.Dest {
 		pk.to, pk.toKnown = e.det.Dest(int(pk.dst)), true
 	}
 	return &pk.to
+}
+
+// readyLater takes input VC ivc of port ps out of allocation until cycle at (waitAt).
+func (e *Engine) readyLater(ps *portState, ivc int32, at int64) {
+	e.unready(ps, ivc)
+	e.schedule(at, evReady|uint32(ivc))
 }
 
 // unready takes input VC ivc of port ps out of allocation: none of its packets may
@@ -1537,7 +1632,9 @@ func (e *Engine) start(base, np int, r request) {
 	// the arrivals phase: that switch may be reading these credits now, and sees the
 	// same number either way until the ramp begins next cycle (parallel.go).
 	if ip.back == 1 && e.wk == nil {
-		e.startRamp(r.ivc, now+1, uint32(L))
+		if vc := e.setRamp(r.ivc, now+1, uint32(L)); vc.waiter != 0 {
+			e.endWaits(vc, now+1)
+		}
 	} else if ip.back == 1 {
 		e.wk.ramp(in, r.ivc, uint32(L))
 	} else {

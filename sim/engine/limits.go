@@ -45,8 +45,8 @@ func (f Footprint) Total() int64 { return f.Network + f.State + f.Traffic }
 // field; packets and messages are counted as if every queue slot held one.
 func footprint(z topology.Size, p Params) Footprint {
 	var f Footprint
-	f.Network = z.Bytes + z.Ports() + z.Switches*8 // routing: a byte per port, a word per node
-	perVC := int64(unsafe.Sizeof(vcState{}) + unsafe.Sizeof(vcFlits{}))
+	f.Network = z.Bytes + z.Ports() + z.Switches*8                           // routing: a byte per port, a word per node
+	perVC := int64(unsafe.Sizeof(vcState{})+unsafe.Sizeof(vcFlits{})) + 4    // + Engine.waitNext
 	perPort := int64(unsafe.Sizeof(portState{})+unsafe.Sizeof(stream{})) + 8 // + channel counts
 	if p.Switching == Wormhole {
 		perVC += 3 * 4
@@ -69,7 +69,7 @@ func footprint(z topology.Size, p Params) Footprint {
 		ports += 2 * z.Ports()
 		switches += z.Ports()
 	}
-	perPE := int64(4+4+8+4+1+1+4) + // NIC
+	perPE := int64(4+4+8+8+4+1+1+4) + // NIC
 		int64(5*4+2*8+1) + // source queue
 		64 // generation calendar: two slots of 4 bytes per PE per expected arrival
 	msgs := max(int64(srcBudget), z.Terminals*srcCapMin)

@@ -87,16 +87,64 @@ func (e *Engine) queueRoute(base, q int, ivc int32) routing.Candidate {
 	return routing.Candidate{Port: 1, VC: int8(ivc - e.ports[base+q].vc0)}
 }
 
-// verdict is whether a packet of n flits can start through output port base+c.Port now.
-func (e *Engine) verdict(base int, c routing.Candidate, n int32) (int, int64) {
+// verdict is whether the head of input VC ivc, a packet of n flits, can start through
+// output port base+c.Port now, and if not, what it waits for: the output port until
+// a known cycle, or room downstream (roomAt).
+//
+// At the packet level a head that must wait for a known cycle, or for a ramp of
+// credits, waits out of allocation (waitAt, waitRamp): it leaves its switch's ready
+// set and is marked ready again when the wait is over, so that a switch visits only
+// the heads that may start, and a saturated network does not retry every blocked
+// head every cycle. The switch allocates as it would have: a head that cannot start
+// takes no part in allocation. The flit level, whose ports are busy until a tail
+// leaves and whose credits come back one by one, a parallel run, whose ramps start
+// in other regions' workers, virtual output queues, which judge a whole buffer, and
+// CrossbarPerVC (waitsOut) keep the heads in allocation and sleep or retry the
+// switch instead (waitBusy, waitRoom).
+func (e *Engine) verdict(base int, c routing.Candidate, n, ivc int32) (int, int64) {
 	if at := e.freeFrom(base+int(c.Port), c); at > e.now {
+		if e.waitOut {
+			return waitAt, at
+		}
 		return waitBusy, at
 	}
 	op := &e.ports[base+int(c.Port)]
-	if op.down >= 0 && !e.room(&e.vcs[op.down+int32(c.VC)], c.Bubble, n) {
+	if op.down < 0 {
+		return canGo, 0
+	}
+	dv := &e.vcs[op.down+int32(c.VC)]
+	need := e.need(n, c.Bubble)
+	if e.free(dv) >= need && (e.packetLevel || dv.qLen < dv.qCap) {
+		return canGo, 0
+	}
+	if !e.waitOut {
 		return waitRoom, 0
 	}
-	return canGo, 0
+	return e.roomAt(dv, need, ivc)
+}
+
+// waitsOut reports whether heads wait out of allocation (verdict) and NICs out of
+// injection (nicRoomAt). Step notes it for the cycle (Engine.waitOut); a parallel
+// phase's workers, copies of an engine with par set, inherit false. Not under
+// CrossbarPerVC either: its runs depend on the order in which switches are visited
+// (docs/architecture.md), which waking heads one by one changes.
+func (e *Engine) waitsOut() bool {
+	return e.packetLevel && e.wh == nil && e.par == nil && e.wk == nil && e.voq == nil && !e.p.CrossbarPerVC && !e.pollWaits
+}
+
+// roomAt is when downstream VC dv will have the need flits of room that the head of
+// input VC ivc lacks now. Only one switch sends into dv, the link's sender, the
+// head's own, so its free room only grows until that switch sends again, and only by
+// credits: those of the ramp under way, one per cycle (the head waits for the one
+// that makes the room: waitAt), or those of a ramp still to start, when the
+// downstream switch sends a packet on (the head waits on dv's list, waitRamp, and
+// startRamp marks it ready).
+func (e *Engine) roomAt(dv *vcState, need, ivc int32) (int, int64) {
+	if at, ok := rampRoomAt(dv, need); ok {
+		return waitAt, at
+	}
+	e.waitNext[ivc], dv.waiter = dv.waiter, ivc+1
+	return waitRamp, 0
 }
 
 // voqState holds the routes of queued packets under virtual output queues, slot by
@@ -115,8 +163,14 @@ func newVOQ(slots, maxPorts int) *voqState {
 	return v
 }
 
-// notReady is the verdict of a buffer none of whose packets may leave yet.
-const notReady = waitRoom + 1
+// notReady is the verdict of a buffer none of whose packets may leave yet; waitAt and
+// waitRamp those of a head that waits out of allocation (verdict) until a known cycle
+// and until the next ramp of credits of its downstream VC.
+const (
+	notReady = waitRoom + 1 + iota
+	waitAt
+	waitRamp
+)
 
 // considerVOQ is consider for the virtual output queues of input VC ivc (local port q
 // of switch s): the packet it offers (its queue position), or why none can go.
@@ -150,7 +204,7 @@ func (e *Engine) considerVOQ(s, q, base int, ivc int32) (c routing.Candidate, ve
 		if e.readyAt(ent) > e.now {
 			continue
 		}
-		switch vd, when := e.verdict(base, *r, int32(e.lenOf(ent.pkt))); vd {
+		switch vd, when := e.verdict(base, *r, int32(e.lenOf(ent.pkt)), ivc); vd {
 		case canGo:
 			if key := (out - int(ip.voqRR) + np) % np; key < bestKey {
 				bestKey, c, slot = key, *r, int32(pos)
