@@ -36,7 +36,10 @@ func TestCountedRun(t *testing.T) {
 	}
 	build, ok := countedRuns[name]
 	if !ok {
-		t.Fatalf("TT_COUNTED_RUN: unknown run %q", name)
+		build, ok = figureRun(name)
+	}
+	if !ok {
+		t.Fatalf("TT_COUNTED_RUN: unknown run %q: want one of the named runs or SPEC@SCHEME@LOAD", name)
 	}
 	e := build(t)
 	for e.now < warm {
@@ -81,6 +84,27 @@ var countedRuns = map[string]func(t testing.TB) *Engine{
 		p.Load, p.Warmup, p.Measure = 0.4, 0, 1<<40
 		return newRun(t, "twin:4x4x4/D", routing.SchemeBubble, "uniform", p)
 	},
+}
+
+// figureRun is a run named SPEC@SCHEME@LOAD (twin:4x4x4/A@bubble@0.6): the network under
+// DOR/DORT with that deadlock scheme and the defaults of the papers' figures (5,000
+// cycles of warm-up and 20,000 measured, uniform traffic), the regimes the figures'
+// sweeps spend their time in.
+func figureRun(name string) (func(t testing.TB) *Engine, bool) {
+	f := strings.Split(name, "@")
+	if len(f) != 3 {
+		return nil, false
+	}
+	scheme, err := routing.ParseScheme(f[1])
+	load, err2 := strconv.ParseFloat(f[2], 64)
+	if err != nil || err2 != nil {
+		return nil, false
+	}
+	return func(t testing.TB) *Engine {
+		p := Defaults()
+		p.Load = load
+		return newRun(t, f[0], scheme, "uniform", p)
+	}, true
 }
 
 // benchParams are the torus benchmarks' parameters: 2 VCs × 64 flits, at a load.

@@ -1192,9 +1192,8 @@ func (e *Engine) allocate(s int) {
 	}
 	for i := range reqs {
 		r := &reqs[i]
-		if b := e.grantee(base, r); b != nil && *b != int32(i) { // next cycle the loser's input may pick another VC
-			blocked = true
-			continue
+		if b := e.grantee(base, r); b != nil && *b != int32(i) {
+			continue // a loser: once the winners have started (below)
 		}
 		e.start(base, np, *r)
 		if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // its other VCs wait for the input
@@ -1202,11 +1201,38 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	for i := range reqs {
-		if b := e.grantee(base, &reqs[i]); b != nil {
+		r := &reqs[i]
+		b := e.grantee(base, r)
+		switch {
+		case b == nil:
+		case *b == int32(i): // the winner: the cell is clear for the next switch
 			*b = -1
+		case e.lost(base, r):
+			blocked = true
 		}
 	}
 	e.retry(s, blocked, sleep)
+}
+
+// lost takes note of request r, which lost its output port to another input's packet
+// this cycle, and reports whether the switch must try again next cycle, when the
+// loser's input may pick another VC. At the packet level the port is then busy
+// until a known cycle, and under deterministic routing the loser's next look would
+// find it so (waitAt): the head waits out of allocation until then at once, and the
+// switch tries again next cycle only for the input's other heads. A loser whose port
+// frees next cycle (one-flit packets), or that may choose another port (adaptive
+// routing), tries again next cycle.
+func (e *Engine) lost(base int, r *request) bool {
+	if !e.waitOut || !e.grantByPort || e.det == nil {
+		return true
+	}
+	at := e.ports[base+int(r.out)].outBusy
+	if at <= e.now+1 {
+		return true
+	}
+	ps := &e.ports[base+int(r.in)]
+	e.readyLater(ps, r.ivc, at)
+	return ps.ready != 0
 }
 
 // inputScan walks the input ports of one switch that allocation looks at: those
