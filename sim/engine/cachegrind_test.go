@@ -11,9 +11,9 @@ import (
 )
 
 // TestCountedRun is a measuring aid, not a check: with TT_COUNTED_RUN=name,warm,cycles it
-// runs one of the benchmarks' configurations (countedRuns) for that many cycles and
-// prints the packet-hops of the cycles after the first warm ones and a digest of the
-// results.
+// runs one of the benchmarks' configurations (countedRuns, or SPEC@SCHEME@LOAD:
+// figureRun) for that many cycles and prints the packet-hops of the cycles after the
+// first warm ones and a digest of the results. scripts/instructions.sh runs it so.
 // Run under valgrind's cachegrind twice with different cycle counts, the difference of
 // the counts is the cost of the extra cycles alone (BENCHMARKS.md, issue 15):
 //
