@@ -268,6 +268,11 @@ type Engine struct {
 	matchIn, matchOut []bool
 	lastMove          int64
 	inNet             int64 // packets injected and not yet delivered
+	hopsDone          int64 // hops of the packets delivered so far (the routing decisions made)
+	// routeCache is the routing to tabulate once hopsDone reaches routeCacheAt, nil
+	// once done or when it cannot (routing.Deterministic.CacheRoutes).
+	routeCache   routeCacher
+	routeCacheAt int64
 	// touchAhead: the state is far beyond the caches, so the cycle's loops load
 	// records ahead of their use; sink takes the values of those loads, so that the
 	// compiler keeps them (prefetch.go).
@@ -337,6 +342,9 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, selOnce: cfg.SelectOnce, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), varLen: p.PacketLengths != LengthsFixed, freePk: -1, freeMsg: -1}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
+	if c, ok := cfg.Routing.(routeCacher); ok && c.RouteCacheEntries() > 0 {
+		e.routeCache, e.routeCacheAt = c, int64(c.RouteCacheEntries())
+	}
 	if mc, ok := cfg.Routing.(interface{ MaxCandidates() int }); ok && e.det == nil && mc.MaxCandidates() <= 255 {
 		e.candCap = mc.MaxCandidates()
 	}
@@ -712,7 +720,20 @@ func (e *Engine) Step() {
 	}
 
 	e.checkDeadlock(t)
+	if e.routeCache != nil && e.hopsDone >= e.routeCacheAt {
+		// The run has made as many routing decisions as the table has entries: from
+		// now on they are read from it (the same decisions; a short run never pays).
+		e.routeCache.CacheRoutes()
+		e.routeCache = nil
+	}
 	e.now++
+}
+
+// routeCacher is a routing that can tabulate its decisions (routing.Deterministic,
+// and Duato's escape).
+type routeCacher interface {
+	RouteCacheEntries() int
+	CacheRoutes()
 }
 
 // runEvents handles the events of cycle t in bucket b and empties it.
@@ -1824,6 +1845,7 @@ func (e *Engine) finish(in int32) {
 func (e *Engine) deliver(pi int32, at int64) {
 	pk := &e.pk[pi]
 	e.inNet--
+	e.hopsDone += int64(pk.hops)
 	mi := pk.msg
 	e.msgs[mi].remaining--
 	msgDone := e.msgs[mi].remaining == 0

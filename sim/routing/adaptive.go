@@ -100,6 +100,12 @@ func (r *Duato) Network() *topology.Network { return r.net }
 // Escape is the escape routing (DOR or DORT with its scheme).
 func (r *Duato) Escape() *Deterministic { return r.esc }
 
+// CacheRoutes tabulates the escape routing's decisions (Deterministic.CacheRoutes).
+func (r *Duato) CacheRoutes() { r.esc.CacheRoutes() }
+
+// RouteCacheEntries is the escape routing's (Deterministic.RouteCacheEntries).
+func (r *Duato) RouteCacheEntries() int { return r.esc.RouteCacheEntries() }
+
 // Scheme is the escape's deadlock scheme.
 func (r *Duato) Scheme() Scheme { return r.esc.scheme }
 

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -34,6 +35,100 @@ type Deterministic struct {
 	// otherwise (a terminal port, a port without a dimension); read once per hop to
 	// decide the bubble flag.
 	inDim []int8
+	// routes[(dsw*switches+s)*classes + k] is next's decision at switch s for a packet
+	// to a PE of switch dsw (s != dsw), packed by packRoute; k is 0 when the decision
+	// does not depend on the arrival port, else the arrival's inDim+2. nil when the
+	// table would not stay in a core's cache (routeCacheBytes), where computing the hop
+	// is cheaper than a miss, or a decision does not fit 16 bits, or before CacheRoutes.
+	routes    []uint16
+	switches  int
+	classes   int
+	cacheOnce sync.Once
+}
+
+// routeCacheBytes bounds the route cache: above it a lookup misses the core's L2
+// cache more often than computing the hop costs.
+const routeCacheBytes = 1 << 20
+
+// packRoute packs a candidate of next (Escape is always false there) into 16 bits:
+// the port in 8, the VC in 7, the bubble flag in 1; false when it does not fit.
+func packRoute(c Candidate) (uint16, bool) {
+	if c.Port < 0 || c.Port > 0xff || c.VC < 0 || c.VC > 0x7f {
+		return 0, false
+	}
+	v := uint16(c.Port) | uint16(c.VC)<<8
+	if c.Bubble {
+		v |= 1 << 15
+	}
+	return v, true
+}
+
+func unpackRoute(v uint16) Candidate {
+	return Candidate{Port: int16(v & 0xff), VC: int8(v >> 8 & 0x7f), Bubble: v>>15 != 0}
+}
+
+// CacheRoutes prepares the routing for a caller that routes many packets (the engine,
+// once it has made RouteCacheEntries decisions): on a network small enough for the table to stay in a
+// core's cache it tabulates every decision, from next itself, so a cached decision is
+// the computed one by construction. It costs a few milliseconds (n² decisions for n
+// switches), which analyses that ask for a few routes do not pay. Safe to call from
+// several goroutines and more than once.
+func (r *Deterministic) CacheRoutes() { r.cacheOnce.Do(r.buildRouteCache) }
+
+// RouteCacheEntries is the number of decisions CacheRoutes tabulates, 0 when the
+// network is too large for the table: a caller can wait until it has made that many
+// decisions, so that the table never costs more than twice what it saves.
+func (r *Deterministic) RouteCacheEntries() int {
+	n, classes := r.routeCacheShape()
+	if int64(n)*int64(n)*int64(classes)*2 > routeCacheBytes {
+		return 0
+	}
+	return n * n * classes
+}
+
+// routeCacheShape is the table's switches and arrival classes.
+func (r *Deterministic) routeCacheShape() (switches, classes int) {
+	classes = 1
+	if r.scheme == SchemeBubble { // only the bubble flag depends on the arrival port
+		classes = r.dor.net.Dims() + 2
+	}
+	return r.dor.net.Switches(), classes
+}
+
+func (r *Deterministic) buildRouteCache() {
+	if r.RouteCacheEntries() == 0 {
+		return
+	}
+	net := r.dor.net
+	n, classes := r.routeCacheShape()
+	first := make([]int32, n) // a PE of each switch, -1 if none
+	for i := range first {
+		first[i] = -1
+	}
+	for t := net.Terminals() - 1; t >= 0; t-- {
+		first[net.Attachment(t).Switch] = int32(t)
+	}
+	routes := make([]uint16, n*n*classes)
+	for dsw := 0; dsw < n; dsw++ {
+		if first[dsw] < 0 {
+			continue
+		}
+		to := r.dor.Dest(int(first[dsw]))
+		for s := 0; s < n; s++ {
+			if s == dsw {
+				continue
+			}
+			hop := r.dor.NextTo(s, to)
+			for k := 0; k < classes; k++ {
+				v, ok := packRoute(r.decide(hop, int8(k-2))) // k-2 = -2 under one class: any arrival
+				if !ok {
+					return
+				}
+				routes[(dsw*n+s)*classes+k] = v
+			}
+		}
+	}
+	r.routes, r.switches, r.classes = routes, n, classes
 }
 
 // NewDeterministic makes DOR/DORT with the given scheme and tie rule.
@@ -128,13 +223,25 @@ func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candid
 // Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
 // by port in.
 func (r *Deterministic) Next(s, in, dst int) Candidate {
-	return r.next(s, r.inDim[r.dor.net.PortID(s, in)], r.dor.Dest(dst))
+	return r.nextCached(s, r.inDim[r.dor.net.PortID(s, in)], r.dor.Dest(dst))
 }
 
 // NextAt is Next for a packet that arrived by global port g (the network's
 // PortID(s, in)) and whose destination was looked up by Dest, for a caller that knows
 // both: in a large network each table lookup it saves is a cache miss per hop.
-func (r *Deterministic) NextAt(s, g int, to Dest) Candidate { return r.next(s, r.inDim[g], to) }
+func (r *Deterministic) NextAt(s, g int, to Dest) Candidate { return r.nextCached(s, r.inDim[g], to) }
+
+// nextCached is next, read from the route cache when there is one.
+func (r *Deterministic) nextCached(s int, inDim int8, to Dest) Candidate {
+	if r.routes != nil && s != int(to.Switch) {
+		k := 0
+		if r.classes > 1 {
+			k = int(inDim) + 2
+		}
+		return unpackRoute(r.routes[(int(to.Switch)*r.switches+s)*r.classes+k])
+	}
+	return r.next(s, inDim, to)
+}
 
 // Dest looks up terminal dst's destination for NextAt, once per packet.
 func (r *Deterministic) Dest(dst int) Dest { return r.dor.Dest(dst) }
@@ -143,12 +250,19 @@ func (r *Deterministic) Dest(dst int) Dest { return r.dor.Dest(dst) }
 // channels at switch s, as if injected there: under bubble flow control every ring hop
 // is then a ring entry. Adaptive routing takes its escape this way when the packet
 // arrived on an adaptive channel.
-func (r *Deterministic) NextEntering(s, dst int) Candidate { return r.next(s, -2, r.dor.Dest(dst)) }
+func (r *Deterministic) NextEntering(s, dst int) Candidate {
+	return r.nextCached(s, -2, r.dor.Dest(dst))
+}
 
 // next decides for a packet that arrived by a port of dimension inDim (-1: the
 // internal link, -2: anything else: a PE, an express link, an adaptive channel).
 func (r *Deterministic) next(s int, inDim int8, to Dest) Candidate {
-	hop := r.dor.NextTo(s, to)
+	return r.decide(r.dor.NextTo(s, to), inDim)
+}
+
+// decide turns DOR/DORT's hop into the candidate, for a packet that arrived by a port
+// of dimension inDim.
+func (r *Deterministic) decide(hop Hop, inDim int8) Candidate {
 	c := Candidate{Port: hop.Port}
 	if r.scheme == SchemeNone || hop.Kind == topology.Terminal {
 		return c

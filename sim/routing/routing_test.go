@@ -214,3 +214,63 @@ func ExampleDeterministic_Next() {
 	// int vc 0
 	// 3 dimensions; 4 internal-link VCs (SC1 under the VC scheme)
 }
+
+// The route cache gives, for every switch, arrival port and destination, the decision
+// next computes, through NextAt, Next and NextEntering, on every kind of network it is built for;
+// a network too large for it gets none.
+func TestRouteCache(t *testing.T) {
+	for _, spec := range []string{"torus:4x4x4", "torus:8x8x8", "torus:9x9x9", "torus:5x3", "mesh:4x4x4", "torus:2x2",
+		"twin:4x4x4/D", "twin:4x4x4/A", "twin:5x5x5/G", "twin:4x2x4", "twin:4x4x2x2x2/cbest",
+		"twin:4x4x2x4x2", "twin:8x4x4", "twin:4x4x4x4/d0+,d0-,d1+,d1-"} {
+		net, err := topology.New(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		for _, scheme := range []Scheme{SchemeNone, SchemeVC, SchemeBubble} {
+			for _, tie := range []Tie{TiePlus, TieMinus} {
+				r := NewDeterministic(net, scheme, tie)
+				if r.routes != nil {
+					t.Fatalf("%s: a route cache before CacheRoutes", spec)
+				}
+				r.CacheRoutes()
+				classes := 1
+				if scheme == SchemeBubble {
+					classes = net.Dims() + 2
+				}
+				if fits := net.Switches()*net.Switches()*classes*2 <= routeCacheBytes; fits != (r.routes != nil) {
+					t.Errorf("%s %s: %d switches, %d arrival classes: route cache %v, want %v",
+						spec, scheme, net.Switches(), classes, r.routes != nil, fits)
+				}
+				checked := 0
+				for dst := 0; dst < net.Terminals(); dst++ {
+					to := r.Dest(dst)
+					for s := 0; s < net.Switches(); s++ {
+						for in := 0; in < net.Ports(s); in++ {
+							want := r.next(s, r.inDim[net.PortID(s, in)], to)
+							if got := r.NextAt(s, net.PortID(s, in), to); got != want {
+								t.Fatalf("%s %s tie %d: switch %d, in port %d, to PE %d: cached %+v, computed %+v",
+									spec, scheme, tie, s, in, dst, got, want)
+							}
+							if got := r.Next(s, in, dst); got != want {
+								t.Fatalf("%s %s tie %d: Next at switch %d, in port %d, to PE %d: %+v, computed %+v",
+									spec, scheme, tie, s, in, dst, got, want)
+							}
+							checked++
+						}
+						if got, want := r.NextEntering(s, dst), r.next(s, -2, to); got != want {
+							t.Fatalf("%s %s tie %d: entering at switch %d to PE %d: cached %+v, computed %+v",
+								spec, scheme, tie, s, dst, got, want)
+						}
+					}
+				}
+				if checked == 0 {
+					t.Fatalf("%s: nothing checked", spec)
+				}
+			}
+		}
+	}
+	r := NewDeterministic(topology.MustNew("torus:16x16x16"), SchemeVC, TiePlus)
+	if r.CacheRoutes(); r.routes != nil {
+		t.Errorf("torus:16x16x16 has a route cache of %d entries, more than %d bytes", len(r.routes), routeCacheBytes)
+	}
+}
