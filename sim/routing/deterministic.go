@@ -68,9 +68,9 @@ func unpackRoute(v uint16) Candidate {
 }
 
 // CacheRoutes prepares the routing for a caller that routes many packets (the engine,
-// once it has made RouteCacheEntries decisions): on a network small enough for the table to stay in a
-// core's cache it tabulates every decision, from next itself, so a cached decision is
-// the computed one by construction. It costs a few milliseconds (n² decisions for n
+// once it has made RouteCacheEntries decisions): on a network small enough for the
+// table to stay in a core's cache it tabulates every decision, from next itself, so a
+// cached decision is the computed one by construction. It costs a few milliseconds (n² decisions for n
 // switches), which analyses that ask for a few routes do not pay. Safe to call from
 // several goroutines and more than once.
 func (r *Deterministic) CacheRoutes() { r.cacheOnce.Do(r.buildRouteCache) }
@@ -99,21 +99,15 @@ func (r *Deterministic) buildRouteCache() {
 	if r.RouteCacheEntries() == 0 {
 		return
 	}
-	net := r.dor.net
+	dests, err := newDestIndex(r.dor.net) // the switches with PEs
+	if err != nil {
+		return
+	}
 	n, classes := r.routeCacheShape()
-	first := make([]int32, n) // a PE of each switch, -1 if none
-	for i := range first {
-		first[i] = -1
-	}
-	for t := net.Terminals() - 1; t >= 0; t-- {
-		first[net.Attachment(t).Switch] = int32(t)
-	}
 	routes := make([]uint16, n*n*classes)
-	for dsw := 0; dsw < n; dsw++ {
-		if first[dsw] < 0 {
-			continue
-		}
-		to := r.dor.Dest(int(first[dsw]))
+	for _, d := range dests.sw {
+		dsw := int(d)
+		to := r.dor.switchDest(dsw)
 		for s := 0; s < n; s++ {
 			if s == dsw {
 				continue

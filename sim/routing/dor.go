@@ -107,9 +107,17 @@ type Dest struct {
 // Dest looks up terminal dst's destination for NextTo.
 func (r *DOR) Dest(dst int) Dest {
 	at := r.net.Attachment(dst)
-	d := Dest{Switch: at.Switch, Port: at.Port}
+	d := r.switchDest(int(at.Switch))
+	d.Port = at.Port
+	return d
+}
+
+// switchDest is the destination of switch s itself, for hops before it (its Port,
+// the PE's, is read only at s).
+func (r *DOR) switchDest(s int) Dest {
+	d := Dest{Switch: int32(s)}
 	if r.packed != nil {
-		d.packed = r.packed[r.net.Node(int(at.Switch))]
+		d.packed = r.packed[r.net.Node(s)]
 	}
 	return d
 }
