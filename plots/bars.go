@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -118,6 +119,10 @@ func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
 				}
 				continue
 			}
+			if math.IsNaN(v) { // no bar: the category has no such value
+				left += width
+				continue
+			}
 			top := trY(v)
 			c.FillPolygon(b.styles[j].color, c.ClipPolygonXY([]vg.Point{
 				{X: left, Y: zero}, {X: left, Y: top}, {X: left + width, Y: top}, {X: left + width, Y: zero},
@@ -130,7 +135,8 @@ func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
 						y = max(y, trY(m.Values[i])+vg.Points(1.25))
 					}
 				}
-				c.FillText(b.text, vg.Point{X: left + width/2, Y: y + vg.Points(labelGap)}, label(v))
+				st, s := fitLabel(b.text, v, width-vg.Points(labelSpace))
+				c.FillText(st, vg.Point{X: left + width/2, Y: y + vg.Points(labelGap)}, s)
 			}
 			left += width
 		}
@@ -161,6 +167,9 @@ func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 			continue
 		}
 		for i, v := range g.Values {
+			if math.IsNaN(v) {
+				continue
+			}
 			r := b.text.Rectangle(label(v))
 			r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(labelGap+2), r.Max.Y+vg.Points(labelGap+2)
 			boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(float64(i)), Y: p.Y.Norm(v), Rectangle: r})
@@ -170,3 +179,29 @@ func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 }
 
 func label(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// labelSpace is the least space between the labels of neighbouring bars, in points.
+const labelSpace = 4
+
+// minLabelScale is the smallest share of the tick labels' size a bar's label shrinks to.
+const minLabelScale = 0.6
+
+// fitLabel gives the style and text of value v's label over a bar room wide. Labels
+// wider than their bar would run into their neighbours' (two close values in a
+// narrow cluster), so a label that does not fit loses its fourth significant digit
+// and then shrinks, down to minLabelScale of the tick labels' size; past that it is
+// drawn at that size however wide (the value stays legible, and the table beside a
+// figure has every digit).
+func fitLabel(st text.Style, v float64, room vg.Length) (text.Style, string) {
+	s := label(v)
+	if st.Width(s) <= room {
+		return st, s
+	}
+	if short := fmt.Sprintf("%.3g", v); !strings.ContainsAny(short, "e") {
+		s = short
+	}
+	if w := st.Width(s); w > room {
+		st.Font.Size = max(st.Font.Size*room/w, st.Font.Size*minLabelScale)
+	}
+	return st, s
+}

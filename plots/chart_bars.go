@@ -58,6 +58,9 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 		data := make([]opts.BarData, len(g.Values))
 		for j, v := range g.Values {
 			data[j] = opts.BarData{Value: v}
+			if math.IsNaN(v) { // no bar, and no label
+				data[j].Value = nil
+			}
 		}
 		bar.AddSeries(g.Name, data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),

@@ -82,7 +82,7 @@ func (p BarPlot) check() error {
 			bars++
 		}
 		for j, v := range g.Values {
-			if g.Marker && math.IsNaN(v) {
+			if math.IsNaN(v) { // no bar or marker here
 				continue
 			}
 			if !finite(v) {

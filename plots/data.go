@@ -42,6 +42,7 @@ type BarGroup struct {
 	Name   string
 	Values []float64
 	// Marker draws the values as reference marks across each category
-	// instead of bars, e.g. the value a paper reports; NaN means no value.
+	// instead of bars, e.g. the value a paper reports. NaN means no value: no
+	// marker, or no bar (e.g. a dimension a network does not have).
 	Marker bool
 }

@@ -35,7 +35,7 @@ func TestBadInput(t *testing.T) {
 		{"no categories", BarPlot{Groups: []BarGroup{{Values: []float64{1}}}}, "no categories"},
 		{"no groups", BarPlot{Categories: []string{"A"}}, "no groups"},
 		{"bars mismatched", BarPlot{Categories: []string{"A", "B"}, Groups: []BarGroup{{Name: "g", Values: []float64{1}}}}, "1 values for 2 categories"},
-		{"NaN bar", BarPlot{Categories: []string{"A"}, Groups: []BarGroup{{Values: []float64{nan}}}}, "not finite"},
+		{"infinite bar", BarPlot{Categories: []string{"A"}, Groups: []BarGroup{{Values: []float64{math.Inf(1)}}}}, "not finite"},
 		{"empty heatmap", grid(), "no values"},
 		{"ragged heatmap", grid([]float64{1, 2}, []float64{3}), "row 1 has 1 values"},
 		{"NaN cell", grid([]float64{1, nan}), "not finite"},
@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	// A marker group may leave values out; the rest must be valid.
+	// A group may leave values out (NaN: no bar or marker); the rest must be valid.
 	if _, err := (BarPlot{Categories: []string{"A"}, Groups: []BarGroup{{Values: []float64{nan}, Marker: true}}}).Figure(); err != nil {
 		t.Errorf("NaN marker: %v", err)
 	}
