@@ -197,7 +197,7 @@ func fitLabel(st text.Style, v float64, room vg.Length) (text.Style, string) {
 	if st.Width(s) <= room {
 		return st, s
 	}
-	if short := fmt.Sprintf("%.3g", v); !strings.ContainsAny(short, "e") {
+	if short := fmt.Sprintf("%.3g", v); !strings.Contains(short, "e") {
 		s = short
 	}
 	if w := st.Width(s); w > room {

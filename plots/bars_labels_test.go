@@ -35,11 +35,11 @@ func labelBoxes(t *testing.T, p BarPlot) (boxes []vg.Rectangle, texts []string) 
 	return boxes, texts
 }
 
-// TestBarLabelsDoNotOverlap: Fig. 10 of the twisted-tori notebook, whose
-// labels ran into each other where two close values stood in a narrow cluster
-// (96.79 beside 96.72). Every label is drawn, none comes within 2 points of another
-// (labels that touch read as one number), and a bar
-// without a value (NaN: the Z dimension of a 2D network) has no bar and no label.
+// TestBarLabelsDoNotOverlap: Fig. 10 of the twisted-tori notebook, whose labels ran
+// into each other where two close values stood in a narrow cluster (96.79 beside
+// 96.72). Every label is drawn, none comes within 2 points of another (labels that
+// touch read as one number), and a bar without a value (NaN: the Z dimension of a
+// 2D network) has no bar and no label.
 func TestBarLabelsDoNotOverlap(t *testing.T) {
 	nan := math.NaN()
 	p := BarPlot{

@@ -70,9 +70,9 @@ func unpackRoute(v uint16) Candidate {
 // CacheRoutes prepares the routing for a caller that routes many packets (the engine,
 // once it has made RouteCacheEntries decisions): on a network small enough for the
 // table to stay in a core's cache it tabulates every decision, from next itself, so a
-// cached decision is the computed one by construction. It costs a few milliseconds (n² decisions for n
-// switches), which analyses that ask for a few routes do not pay. Safe to call from
-// several goroutines and more than once.
+// cached decision is the computed one by construction. It costs a few milliseconds
+// (n² decisions for n switches), which analyses that ask for a few routes do not pay.
+// Safe to call from several goroutines and more than once.
 func (r *Deterministic) CacheRoutes() { r.cacheOnce.Do(r.buildRouteCache) }
 
 // RouteCacheEntries is the number of decisions CacheRoutes tabulates, 0 when the
