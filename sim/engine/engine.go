@@ -799,8 +799,8 @@ func (e *Engine) readyAtCycle(ivc int32, at int64) {
 // markReady makes the head packet of ivc compete in its switch's allocation.
 func (e *Engine) markReady(ivc int32) {
 	ps := &e.ports[e.vcs[ivc].port]
-	ps.ready |= 1 << uint(ivc-ps.vc0)
-	e.sw[ps.sw].ready |= 1 << uint(ps.local)
+	ps.ready |= vcBit(ivc - ps.vc0)
+	e.sw[ps.sw].ready |= portBit(int32(ps.local))
 	e.list(ps.sw, e.now)
 }
 
@@ -906,14 +906,19 @@ func (e *Engine) startInjection(t int32) bool {
 	need := e.need(int32(pl), false)
 	wait := int64(math.MaxInt64) // packet level: when the first of the VCs has room
 	for j := 0; j < n; j++ {
-		v := (int(e.nicRR[t]) + j) % n
+		v := int(e.nicRR[t]) + j // round-robin from nicRR (below n): no division on this path
+		if v >= n {
+			v -= n
+		}
 		ivc := ps.vc0 + int32(v)
 		vc := &e.vcs[ivc]
 		if e.free(vc) < need || vc.qLen == vc.qCap {
 			wait = min(wait, e.nicRoomAt(t, vc, need))
 			continue
 		}
-		e.nicRR[t] = int8((v + 1) % n)
+		if e.nicRR[t] = int8(v + 1); int(e.nicRR[t]) == n {
+			e.nicRR[t] = 0
+		}
 		pi := e.nextPacket(int(t), pl)
 		if !e.packetLevel {
 			e.nicSending[t], e.nicSent[t], e.nicVC[t] = pi, 0, ivc
@@ -1174,11 +1179,7 @@ func (e *Engine) allocate(s int) {
 		}
 		// The VCs whose head may leave, in round-robin order from inRR.
 		n, r := uint(ps.nvc), uint(ps.inRR)
-		rot := ps.ready>>r | ps.ready<<(n-r)
-		if n < 64 {
-			rot &= 1<<n - 1
-		}
-		for rot != 0 {
+		for rot := rotateReady(ps.ready, r, n); rot != 0; {
 			v := r + uint(bits.TrailingZeros64(rot))
 			if v >= n {
 				v -= n
@@ -1205,6 +1206,11 @@ func (e *Engine) allocate(s int) {
 		return
 	}
 	reqs := e.req[:nreq]
+	if e.grantByPort {
+		sleep, blocked = e.grantPorts(base, np, reqs, sleep, blocked)
+		e.retry(s, blocked, sleep)
+		return
+	}
 	for i := range reqs {
 		r := &reqs[i]
 		if b := e.grantee(base, r); b != nil && (*b < 0 || e.wins(base, np, r, &reqs[*b])) {
@@ -1233,6 +1239,46 @@ func (e *Engine) allocate(s int) {
 		}
 	}
 	e.retry(s, blocked, sleep)
+}
+
+// grantPorts is stage 2 of allocation when every output port grants one request
+// (grantByPort), the common case: what the general loops of allocate do through
+// grantee, with the grant cells (Engine.best, one per local output port) read
+// directly. The winners start first, since a loser's wait (lost) reads the port its
+// winner holds; each winner's cell is then cleared for the next switch.
+func (e *Engine) grantPorts(base, np int, reqs []request, sleep int64, blocked bool) (int64, bool) {
+	best := e.best
+	for i := range reqs {
+		r := &reqs[i]
+		if b := best[r.out]; b < 0 || e.wins(base, np, r, &reqs[b]) {
+			best[r.out] = int32(i)
+		}
+	}
+	for i := range reqs {
+		if r := &reqs[i]; best[r.out] == int32(i) {
+			e.start(base, np, *r)
+			if ps := &e.ports[base+int(r.in)]; ps.ready != 0 { // its other VCs wait for the input
+				sleep = min(sleep, ps.inBusy)
+			}
+		}
+	}
+	for i := range reqs {
+		switch r := &reqs[i]; {
+		case best[r.out] == int32(i):
+			best[r.out] = -1
+		case e.lost(base, r):
+			blocked = true
+		}
+	}
+	return sleep, blocked
+}
+
+// rotateReady is the ready mask of a port's n VCs (1 to 64) rotated so that bit 0 is
+// VC r, the first in round-robin order (r below n). The shift counts are masked so
+// that the compiler shifts with one instruction: at r = 0 the left shift is by n or 0
+// (n = 64), and either leaves the masked result as it should.
+func rotateReady(ready uint64, r, n uint) uint64 {
+	return (ready>>(r&63) | ready<<((n-r)&63)) & (^uint64(0) >> ((64 - n) & 63))
 }
 
 // lost takes note of request r, which lost its output port to another input's packet
@@ -1388,10 +1434,20 @@ func (e *Engine) readyLater(ps *portState, ivc int32, at int64) {
 // unready takes input VC ivc of port ps out of allocation: none of its packets may
 // leave yet, and each will mark it again when it may (virtual output queues).
 func (e *Engine) unready(ps *portState, ivc int32) {
-	if ps.ready &^= 1 << uint(ivc-ps.vc0); ps.ready == 0 {
-		e.sw[ps.sw].ready &^= 1 << uint(ps.local)
+	if ps.ready &^= vcBit(ivc - ps.vc0); ps.ready == 0 {
+		e.sw[ps.sw].ready &^= portBit(int32(ps.local))
 	}
 }
+
+// vcBit is the bit of a port's v-th VC in the port's ready mask. A port has at most
+// MaxVCs = 64 VCs; masking the count says so to the compiler, which then shifts with
+// one instruction instead of guarding against counts of 64 and more.
+func vcBit(v int32) uint64 { return 1 << (uint(v) & 63) }
+
+// portBit is the bit of local port q in its switch's ready mask. The ports of a wide
+// switch past the 64th share lower bits: harmless, since allocation scans every port
+// of a wide switch and reads its mask only where it has checked that it is not wide.
+func portBit(q int32) uint64 { return 1 << (uint(q) & 63) }
 
 // sleep makes switch s allocate again at cycle at, when a port it waits for frees (a
 // packet-level time; the flit level's "until further notice" is left to the tail).
@@ -1607,17 +1663,17 @@ func (e *Engine) start(base, np int, r request) {
 	in, out := base+int(r.in), base+int(r.out)
 	ip, op := &e.ports[in], &e.ports[out]
 	vc := &e.vcs[r.ivc]
-	st := stream{in: int32(in), out: int32(out), ivc: r.ivc, dvc: -1, pkt: vc.headPkt, start: e.now}
+	pkt, dvc := vc.headPkt, int32(-1)
 	if r.slot >= 0 { // virtual output queues: not necessarily the first packet
-		st.pkt = e.queue[vc.qBase+r.slot].pkt
+		pkt = e.queue[vc.qBase+r.slot].pkt
 		ip.voqRR = int16(r.out) + 1
 	}
-	st.flits = int32(e.lenOf(st.pkt))
+	flits := int32(e.lenOf(pkt))
 	if op.down >= 0 {
-		st.dvc = op.down + int32(r.cand.VC)
+		dvc = op.down + int32(r.cand.VC)
 	}
-	if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
-		e.sw[ip.sw].ready &^= 1 << uint(r.in)
+	if ip.ready &^= vcBit(r.ivc - ip.vc0); ip.ready == 0 {
+		e.sw[ip.sw].ready &^= portBit(r.in)
 	}
 	op.owner = int32(in)
 	if ip.inRR = int8(r.ivc-ip.vc0) + 1; ip.inRR == ip.nvc {
@@ -1626,10 +1682,11 @@ func (e *Engine) start(base, np int, r request) {
 	if op.outRR = int16(r.in) + 1; int(op.outRR) == np {
 		op.outRR = 0
 	}
-	e.countHop(st.pkt, r.cand, op)
+	pk := &e.pk[pkt]
+	countHop(pk, r.cand, op)
 	if !e.packetLevel {
 		// The flit level moves the packet's flits one by one (advance).
-		e.inStream[in] = st
+		e.inStream[in] = stream{in: int32(in), out: int32(out), ivc: r.ivc, dvc: dvc, pkt: pkt, flits: flits, start: e.now}
 		ip.inBusy, op.outBusy = math.MaxInt64, math.MaxInt64 // until the tail has left
 		e.streams = append(e.streams, int32(in))
 		return
@@ -1637,10 +1694,10 @@ func (e *Engine) start(base, np int, r request) {
 	// Packet level: flit i leaves at now+i, reaches the next switch at now+i+lat, and
 	// its credit reaches our sender at now+i+back. Both ports are free at now+L, when
 	// the VC's next packet may follow.
-	now, L := e.now, int64(st.flits)
-	if e.reserving() && st.dvc >= 0 { // after the packets already granted the link
+	now, L := e.now, int64(flits)
+	if e.reserving() && dvc >= 0 { // after the packets already granted the link
 		now = max(now, op.outBusy)
-		e.heldUntil[st.dvc] = now + L
+		e.heldUntil[dvc] = now + L
 	}
 	ip.inBusy = now + L
 	if !e.sinkAll(out) {
@@ -1650,22 +1707,22 @@ func (e *Engine) start(base, np int, r request) {
 		ip.inBusy = e.now + 1
 	}
 	lat := int64(op.lat)
-	if st.dvc >= 0 {
-		e.vcs[st.dvc].credits -= int32(L)
+	if dvc >= 0 {
+		e.vcs[dvc].credits -= int32(L)
 		if e.wk != nil { // queued now, or held back if another region's (parallel.go)
-			e.wk.arrive(out, arrival{ivc: st.dvc, pkt: st.pkt, ready: now + lat + e.delay(st.dvc)})
+			e.wk.arrive(out, arrival{ivc: dvc, pkt: pkt, ready: now + lat + e.delay(dvc)})
 		} else {
-			e.enqueue(st.dvc, st.pkt, now+lat+e.delay(st.dvc))
+			e.enqueue(dvc, pkt, now+lat+e.delay(dvc))
 		}
 		if op.link >= 0 {
-			e.pk[st.pkt].hops++
+			pk.hops++
 			e.m.flitHops += L
 		}
 	} else {
 		if e.wk != nil {
-			e.wk.delivers = append(e.wk.delivers, delivery{pkt: st.pkt, at: now + L - 1 + lat})
+			e.wk.delivers = append(e.wk.delivers, delivery{pkt: pkt, at: now + L - 1 + lat})
 		} else {
-			e.deliver(st.pkt, now+L-1+lat)
+			e.deliver(pkt, now+L-1+lat)
 		}
 		e.m.ejectAll += L
 	}
@@ -1731,8 +1788,7 @@ func (e *Engine) grantee(base int, r *request) *int32 {
 // countHop records a packet's hop on candidate c through output port op: whether it
 // took an escape channel (from then on it stays there, under the papers' rule) and
 // whether it crossed an internal link.
-func (e *Engine) countHop(pi int32, c routing.Candidate, op *portState) {
-	pk := &e.pk[pi]
+func countHop(pk *packet, c routing.Candidate, op *portState) {
 	if c.Escape {
 		pk.escaped = true
 	}

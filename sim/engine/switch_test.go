@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -248,5 +249,28 @@ func TestNoDeadlockIndirect(t *testing.T) {
 			t.Errorf("%s (packets of %d flits): at load %.3f (twice saturation) for 100,000 cycles: deadlock %v, accepted %.3f", c.spec, p.PacketFlits, p.Load, r.Deadlock, r.Accepted)
 		}
 		t.Logf("%s, %d-flit packets: saturation %.3f; at %.3f for 100,000 cycles accepted %.3f, no deadlock", c.spec, p.PacketFlits, sat, p.Load, r.Accepted)
+	}
+}
+
+// TestRotateReady holds the round-robin rotation of a port's ready mask to the plain
+// definition (bit i of the result is VC (r+i) mod n) for every port width and pointer.
+func TestRotateReady(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := uint(1); n <= 64; n++ {
+		for r := uint(0); r < n; r++ {
+			for range 8 {
+				ready := rng.Uint64()
+				if n < 64 {
+					ready &= 1<<n - 1
+				}
+				var want uint64
+				for i := uint(0); i < n; i++ {
+					want |= (ready >> ((r + i) % n) & 1) << i
+				}
+				if got := rotateReady(ready, r, n); got != want {
+					t.Fatalf("rotateReady(%#x, %d, %d) = %#x, want %#x", ready, r, n, got, want)
+				}
+			}
+		}
 	}
 }

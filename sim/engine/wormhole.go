@@ -83,8 +83,8 @@ func (e *Engine) allocateWormhole(s int) {
 		}
 		in, out := base+int(r.in), base+int(r.out)
 		ip, op := &e.ports[in], &e.ports[out]
-		if ip.ready &^= 1 << uint(r.ivc-ip.vc0); ip.ready == 0 {
-			e.sw[s].ready &^= 1 << uint(r.in)
+		if ip.ready &^= vcBit(r.ivc - ip.vc0); ip.ready == 0 {
+			e.sw[s].ready &^= portBit(r.in)
 		}
 		w.out[r.ivc] = int32(out)
 		if op.down < 0 {
@@ -94,7 +94,7 @@ func (e *Engine) allocateWormhole(s int) {
 			dvc := op.down + int32(r.cand.VC)
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
 		}
-		e.countHop(e.vcs[r.ivc].headPkt, r.cand, op)
+		countHop(&e.pk[e.vcs[r.ivc].headPkt], r.cand, op)
 		w.active = append(w.active, r.ivc)
 	}
 	if blocked {
