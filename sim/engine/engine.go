@@ -1245,7 +1245,11 @@ func (e *Engine) allocate(s int) {
 // (grantByPort), the common case: what the general loops of allocate do through
 // grantee, with the grant cells (Engine.best, one per local output port) read
 // directly. The winners start first, since a loser's wait (lost) reads the port its
-// winner holds; each winner's cell is then cleared for the next switch.
+// winner holds; each winner's cell is then cleared for the next switch. It is a path of
+// its own, not a cheaper grantee, because grantee cannot be made small enough to be
+// inlined (with its other cases moved to a function of their own it still costs 90 of
+// the compiler's 80): the one set of loops then took 2 % more instructions per
+// packet-hop (BENCHMARKS.md, issue 15's tenth part).
 func (e *Engine) grantPorts(base, np int, reqs []request, sleep int64, blocked bool) (int64, bool) {
 	best := e.best
 	for i := range reqs {
