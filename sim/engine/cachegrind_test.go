@@ -11,8 +11,8 @@ import (
 )
 
 // TestCountedRun is a measuring aid, not a check: with TT_COUNTED_RUN=name,warm,cycles it
-// runs one of the benchmarks' configurations (countedRuns, or SPEC@SCHEME@LOAD:
-// figureRun) for that many cycles and prints the packet-hops of the cycles after the
+// runs one of the benchmarks' configurations (countedRuns, SPEC@SCHEME@LOAD: figureRun,
+// or SPEC@LOAD: benchRun) for that many cycles and prints the packet-hops of the cycles after the
 // first warm ones and a digest of the results. scripts/instructions.sh runs it so.
 // Run under valgrind's cachegrind twice with different cycle counts, the difference of
 // the counts is the cost of the extra cycles alone (BENCHMARKS.md, issue 15):
@@ -39,7 +39,10 @@ func TestCountedRun(t *testing.T) {
 		build, ok = figureRun(name)
 	}
 	if !ok {
-		t.Fatalf("TT_COUNTED_RUN: unknown run %q: want one of the named runs or SPEC@SCHEME@LOAD", name)
+		build, ok = benchRun(name)
+	}
+	if !ok {
+		t.Fatalf("TT_COUNTED_RUN: unknown run %q: want one of the named runs, SPEC@SCHEME@LOAD or SPEC@LOAD", name)
 	}
 	e := build(t)
 	for e.now < warm {
@@ -104,6 +107,19 @@ func figureRun(name string) (func(t testing.TB) *Engine, bool) {
 		p := Defaults()
 		p.Load = load
 		return newRun(t, f[0], scheme, "uniform", p)
+	}, true
+}
+
+// benchRun is a run named SPEC@LOAD (torus:8x8x8@0.6): the torus benchmarks' parameters
+// (benchParams, DOR with dateline VCs) on that network at that load.
+func benchRun(name string) (func(t testing.TB) *Engine, bool) {
+	spec, l, ok := strings.Cut(name, "@")
+	load, err := strconv.ParseFloat(l, 64)
+	if !ok || err != nil || strings.Contains(l, "@") {
+		return nil, false
+	}
+	return func(t testing.TB) *Engine {
+		return newRun(t, spec, routing.SchemeVC, "uniform", benchParams(load))
 	}, true
 }
 
