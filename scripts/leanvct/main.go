@@ -402,8 +402,9 @@ func main() {
 	cycles := flag.Int("cycles", 20000, "counted cycles")
 	flag.Parse()
 	switch {
-	case *k < 3 || *k > 255:
-		fail("-k %d: accepted is 3 to 255", *k)
+	case *k < 3 || *k > 64:
+		// about 2 kB of state per switch: 0.55 GB at k = 64
+		fail("-k %d: accepted is 3 to 64", *k)
 	case !(*load > 0 && *load <= 1):
 		fail("-load %g: accepted is a load in (0, 1] flits/cycle/PE", *load)
 	case *warm < 0 || *cycles < 0 || *warm+*cycles > math.MaxInt32/2:
