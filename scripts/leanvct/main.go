@@ -62,8 +62,7 @@ type sim struct {
 	free []int32
 	// sources
 	rng      *rand.Rand
-	p        float64
-	logq     float64
+	logq     float64   // log(1-p) for the per-cycle generation probability p
 	srcQ     [][]int32 // per PE: its waiting messages, (destination, generation cycle) pairs
 	srcHead  []int32
 	nicBusy  []int32
@@ -127,8 +126,7 @@ func newSim(k int, load float64, seed uint64) *sim {
 		}
 	}
 	s.rng = rand.New(rand.NewPCG(seed, 1))
-	s.p = load / L
-	s.logq = math.Log1p(-s.p)
+	s.logq = math.Log1p(-load / L)
 	s.srcQ = make([][]int32, n)
 	s.srcHead = make([]int32, n)
 	s.nicBusy = make([]int32, n)
@@ -272,9 +270,7 @@ func (s *sim) step() {
 			if s.srcHead[t] = h + 2; int(s.srcHead[t]) == len(s.srcQ[t]) {
 				s.srcQ[t], s.srcHead[t] = s.srcQ[t][:0], 0
 				s.nicOn[t] = false
-				last := len(s.nicList) - 1
-				s.nicList[j] = s.nicList[last]
-				s.nicList = s.nicList[:last]
+				s.nicList = removeAt(s.nicList, j)
 				continue
 			}
 		}
@@ -286,14 +282,19 @@ func (s *sim) step() {
 		s.allocate(sw)
 		if s.ready[sw] == 0 {
 			s.inActive[sw] = false
-			last := len(s.active) - 1
-			s.active[j] = s.active[last]
-			s.active = s.active[:last]
+			s.active = removeAt(s.active, j)
 			continue
 		}
 		j++
 	}
 	s.now++
+}
+
+// removeAt removes list[j], moving the last entry into its place.
+func removeAt(list []int32, j int) []int32 {
+	last := len(list) - 1
+	list[j] = list[last]
+	return list[:last]
 }
 
 // allocate visits switch sw: each idle input port requests for one of its ready heads
