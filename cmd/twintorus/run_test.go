@@ -185,8 +185,9 @@ func TestRunPacketLengths(t *testing.T) {
 
 // --threads changes how a run uses the cores, not its JSON: byte for byte but for the
 // wall-clock time, on twin:8x8x8/D under both schemes and both switchings (wormhole on
-// one core whatever --threads says) and on the extoll card (TestThreadsBitIdentical
-// holds the engine to it on torus:32x32x32 and the other presets).
+// one core whatever --threads says), on the extoll card, the twisted tori's insee
+// router and the C-switch (TestThreadsBitIdentical holds the engine to it on
+// torus:32x32x32 and the other presets).
 func TestRunThreadsSameJSON(t *testing.T) {
 	elapsed := regexp.MustCompile(`"elapsed_s":[^,]*,`)
 	for _, args := range [][]string{
@@ -194,6 +195,8 @@ func TestRunThreadsSameJSON(t *testing.T) {
 		{"twin:8x8x8/D", "--deadlock", "vc", "--load", "0.6"},
 		{"twin:8x8x8/D", "--deadlock", "vc", "--switching", "wormhole", "--load", "0.3"},
 		{"twin:4x4x2x2x2", "--routing", "tsdor", "--switch", "extoll", "--load", "0.8"},
+		{"twisted:pt:8", "--switch", "insee", "--routing", "twisted-adaptive:ties=random", "--selection", "random", "--deadlock", "bubble", "--load", "0.6"},
+		{"ktree:4,3/cswitch", "--switch", "cswitch", "--load", "0.7"},
 	} {
 		var outs []string
 		for _, threads := range []string{"1", "2"} {

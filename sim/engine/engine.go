@@ -1744,7 +1744,7 @@ func (e *Engine) start(base, np int, r request) {
 			e.endWaits(vc, now+1)
 		}
 	} else if ip.back == 1 {
-		e.wk.ramp(in, r.ivc, uint32(L))
+		e.wk.ramp(in, r.ivc, now+1, uint32(L))
 	} else {
 		e.deferRamp(r.ivc, uint32(L))
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))

@@ -26,11 +26,14 @@ import (
 //   - counters (flit-hops, ejected flits, the last cycle a flit moved): a meter of its
 //     own per worker, added after the phases;
 //   - a departing packet's credits, which start returning to the upstream switch the
-//     next cycle, when that switch is another region's: the ramp is set in the
-//     arrivals phase by the worker that owns the VC (what the upstream switch reads of
-//     the credits within the cycle is the same either way, because the previous ramp
-//     of that VC has ended), or by an event when credits take longer than a cycle to
-//     return.
+//     cycle after it starts to leave (the next cycle, or later when output VCs are
+//     reserved and it crosses the link after packets granted before it), when that
+//     switch is another region's: the ramp is set in the arrivals phase by the worker
+//     that owns the VC (what the upstream switch reads of the credits within the cycle
+//     is the same either way, because the previous ramp of that VC has ended), or by
+//     an event when credits take longer than a cycle to return;
+//   - an error (a routing that gives a virtual output queue several ports): the
+//     engine takes the first in region order after the phase.
 //
 // Each worker keeps the events and the allocation lists of its own switches: every
 // event a worker schedules concerns a VC or switch of its region (a ready head where
@@ -55,8 +58,8 @@ import (
 // A phase with little work (fewer than minList switches or events) runs its regions
 // one after another on one core: the same code, without the handover.
 //
-// Some runs stay on one core whatever Threads says: wormhole, virtual output queues,
-// closed-loop programs and a crossbar input per VC (threadsUsable says why).
+// Some runs stay on one core whatever Threads says: wormhole, closed-loop programs and
+// a crossbar input per VC with port arbitration (threadsUsable says why).
 
 // parallel holds the workers of the parallel phases.
 type parallel struct {
@@ -98,6 +101,7 @@ type worker struct {
 	matchOut []bool
 	scratch  []routing.Candidate
 	opts     []routing.Option
+	voq      voqState
 	start    chan phase
 }
 
@@ -122,22 +126,27 @@ type delivery struct {
 	at  int64
 }
 
-// ramp is a packet of flits flits that left input VC ivc this cycle: its credits
-// start returning to the upstream switch next cycle.
+// ramp is a packet of flits flits that was granted its output from input VC ivc this
+// cycle: its credits start returning to the upstream switch at cycle at, the cycle
+// after it starts to leave (later than the next under ReserveOutputVCs, where it
+// leaves after the packets granted the link before it).
 type ramp struct {
 	ivc   int32
 	flits uint32
+	at    int64
 }
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
 // level (tests only) nor under wormhole switching: flits move through per-cycle streams
-// in one list (wormhole.active). Not with virtual output queues: every switch's scan
-// uses one scratch mask (voqState.seen). Not for closed-loop programs, which hear of
-// each delivery as it happens. Not with a crossbar input per VC, whose results under
-// model version 2 depend on the order in which switches are visited (enqueue; a known
-// wart, docs/architecture.md).
+// in one list (wormhole.active). Not for closed-loop programs, which hear of each
+// delivery as it happens. Not with a crossbar input per VC and port arbitration, whose
+// results under model version 2 depend on the order in which switches are visited
+// (enqueue; a known wart, docs/architecture.md); with output VCs reserved
+// (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel. Virtual
+// output queues do too: each worker scans with a mask of its own (worker.voq).
 func (e *Engine) threadsUsable() bool {
-	return e.p.Threads > 1 && e.packetLevel && e.voq == nil && e.prog == nil && e.wh == nil && !e.p.CrossbarPerVC
+	return e.p.Threads > 1 && e.packetLevel && e.prog == nil && e.wh == nil &&
+		(!e.p.CrossbarPerVC || e.p.ReserveOutputVCs)
 }
 
 // initParallel divides the switches into Threads contiguous regions of about equal
@@ -172,6 +181,9 @@ func (e *Engine) initParallel() {
 			arrivals: make([][]arrival, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
 		for i := range w.best {
 			w.best[i] = -1
+		}
+		if e.voq != nil { // the queued packets' routes are their switches'; the scan's mask is the worker's
+			w.voq = voqState{route: e.voq.route, seen: make([]uint64, len(e.voq.seen))}
 		}
 		if e.accept != nil {
 			w.accept = make([]int32, len(e.accept))
@@ -308,7 +320,7 @@ func (w *worker) do(pr *parallel, ph phase) {
 			}
 		}
 		for _, r := range w.ramps {
-			we.startRamp(r.ivc, we.now+1, r.flits)
+			we.startRamp(r.ivc, r.at, r.flits)
 		}
 	}
 }
@@ -326,14 +338,14 @@ func (w *worker) arrive(out int, a arrival) {
 }
 
 // ramp starts the return of the credits of a packet of n flits that left input VC ivc
-// of global port in this cycle: at once when the switch that reads them is the
+// of global port in, from cycle at on: at once when the switch that reads them is the
 // worker's own (as one thread does), else in the arrivals phase.
-func (w *worker) ramp(in int, ivc int32, n uint32) {
+func (w *worker) ramp(in int, ivc int32, at int64, n uint32) {
 	if int(w.upRegion[in]) == w.region {
-		w.e.startRamp(ivc, w.e.now+1, n)
+		w.e.startRamp(ivc, at, n)
 		return
 	}
-	w.ramps = append(w.ramps, ramp{ivc: ivc, flits: n})
+	w.ramps = append(w.ramps, ramp{ivc: ivc, flits: n, at: at})
 }
 
 // begin makes the worker's engine a copy of e for a phase, with its own wheel, lists,
@@ -348,6 +360,9 @@ func (w *worker) begin(e *Engine) {
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts
+	if e.voq != nil {
+		we.voq = &w.voq
+	}
 }
 
 // end adds what the worker counted to e and keeps its lists and grown scratch.
@@ -357,6 +372,9 @@ func (w *worker) end(e *Engine) {
 	e.m.flitHops += w.meter.flitHops
 	e.m.ejectAll += w.meter.ejectAll
 	e.lastMove = max(e.lastMove, we.lastMove)
+	if e.err == nil {
+		e.err = we.err // a routing that gave virtual output queues several ports (routeOnce)
+	}
 	w.list, w.next = we.allocNow, we.allocNxt
 	w.req, w.scratch, w.opts = we.req, we.scratch, we.opts
 }

@@ -48,8 +48,8 @@ func runJSON(t *testing.T, e *Engine) []byte {
 // Several threads give the one-thread result byte for byte: the networks under
 // both deadlock schemes and both switchings, smaller ones through every feature the
 // packet level has, and every switch preset. oneCore marks the runs that must stay on
-// one core whatever Threads says (threadsUsable): wormhole switching, virtual output
-// queues (the cswitch preset) and a crossbar input per VC (the insee preset).
+// one core whatever Threads says (threadsUsable): wormhole switching and a crossbar
+// input per VC with port arbitration (model version 2's order-dependent rule).
 func TestThreadsBitIdentical(t *testing.T) {
 	short := func(p *Params) { p.Warmup, p.Measure = 150, 250 }  // 32,768 switches
 	long := func(p *Params) { p.Warmup, p.Measure = 2000, 3000 } // 16- and 256-flit packets
@@ -77,19 +77,29 @@ func TestThreadsBitIdentical(t *testing.T) {
 		{"torus8-islip", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, false, func(p *Params) { p.Allocator = Allocator{ISLIP: true, Iterations: 2} }},
 		{"torus8-output-queues", "torus:8x8x8", "", "", routing.SchemeBubble, "uniform", 0.6, 4, 0, false, func(p *Params) { p.OutputFlits = 16 }},
 		{"torus8-crossbar-per-vc", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 2, 0, true, func(p *Params) { p.CrossbarPerVC, p.TransitPriority = true, true }},
+		// Output VCs reserved: a granted packet leaves after those granted the link before
+		// it, and its credits start returning the cycle after it starts to leave.
+		{"torus8-reserve-output-vcs", "torus:8x8x8", "", "", routing.SchemeVC, "uniform", 0.7, 3, 0, false, func(p *Params) { p.CrossbarPerVC, p.ReserveOutputVCs = true, true }},
 		{"mesh-latency3", "mesh:8x8@2", "", "", routing.SchemeVC, "hotspot:0.2", 0.4, 2, 0, false, func(p *Params) { p.LinkLatency, p.RoutingDelay = 3, 2 }},
 		// The presets main added: the EXTOLL card (iSLIP, one iteration) with TSDOR on a
 		// 5D twin torus beyond saturation; the KNS switch (output queues, 256-flit
 		// packets, long links) on networks whose routers have no PEs; the C-switch
-		// (virtual output queues) and the twisted tori's insee router (a crossbar input
-		// per VC, output VC reservation) on one core; the insee router without them, in
-		// parallel.
+		// (virtual output queues, DESTRO through the routing's own Route) and the twisted
+		// tori's insee router (a crossbar input per VC, output VC reservation, every
+		// packet ejecting at once), each also on a larger network past saturation with
+		// the parallel phases' usual threshold (C-switch) or none (insee); the insee
+		// router without them.
 		{"twin5d-extoll-tsdor", "twin:4x4x2x2x2", "tsdor", "extoll", routing.SchemeVC, "uniform", 0.9, 2, 0, false, long},
 		{"kns-fattree", "kns:16,2,2,fattree", "", "kns", routing.SchemeNone, "uniform", 0.6, 2, 0, false, long},
 		{"kns-ruft", "kns:16,2,2,ruft", "", "kns", routing.SchemeNone, "uniform", 0.45, 3, 0, false, long},
 		{"ktree-plain", "ktree:4,3/cswitch", "", "", routing.SchemeNone, "uniform", 0.8, 2, 0, false, nil},
-		{"ktree-cswitch-voq", "ktree:4,3/cswitch", "", "cswitch", routing.SchemeNone, "uniform", 0.8, 2, 0, true, nil},
-		{"twisted-insee", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, true, nil},
+		{"ktree-cswitch-voq", "ktree:4,3/cswitch", "", "cswitch", routing.SchemeNone, "uniform", 0.8, 2, 0, false, nil},
+		{"ktree-cswitch-1024-past-saturation", "ktree:4,5/0,2,3,5", "", "cswitch", routing.SchemeNone, "uniform", 0.5, 3, -1, false, func(p *Params) {
+			long(p)
+			p.Internal = Buffer{VCs: 2, Flits: 128} // DESTRO's second VC on the joining link (cswitch-bbmin-classes)
+		}},
+		{"twisted-insee", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, nil},
+		{"twisted-insee-pt-past-saturation", "twisted:pt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.8, 3, 0, false, long},
 		{"twisted-insee-one-crossbar-input", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, func(p *Params) {
 			p.CrossbarPerVC, p.ConsumeAll, p.ReserveOutputVCs = false, false, false
 		}},
@@ -145,6 +155,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 			if err := json.Unmarshal(one, &r); err != nil || r.Accepted <= 0 {
 				t.Fatalf("nothing delivered (%v): %s", err, one)
 			}
+			t.Logf("offered %.3f, accepted %.3f, saturated %v, %d cycles allocated in parallel", r.Offered, r.Accepted, r.Saturated, phases)
 		})
 	}
 }
@@ -163,5 +174,39 @@ func TestThreadsClosedLoopOneCore(t *testing.T) {
 	}
 	if d := diffFields(*run(1), *run(2)); d != "" {
 		t.Errorf("closed loop on 2 threads differs from one in %s", d)
+	}
+}
+
+// Virtual output queues need one port per hop; a routing that offers several stops the
+// run with an error that says so, on one thread and on several (a worker's error
+// reaches the engine after the phase).
+func TestVOQSeveralPortsRefusedOnEveryThreadCount(t *testing.T) {
+	net := topology.MustNew("torus:8x8")
+	rt, err := routing.New("adaptive", net, routing.SchemeVC, routing.TiePlus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{1, 2} {
+		p := params(0.5, 100, 200, 3)
+		p.VOQ, p.Threads = true, threads
+		sel, err := routing.ParseSelection("first")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Net: net, Routing: rt, Params: p}
+		if cfg.Selector, err = sel.Resolve(rt).New(net, 3); err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(t, cfg, "uniform")
+		if threads > 1 && e.par == nil {
+			t.Fatalf("%d threads: the run is on one core", threads)
+		}
+		if e.par != nil {
+			e.par.minList = 0
+		}
+		_, err = e.Run(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "virtual output queues need a routing that gives one port per hop") {
+			t.Fatalf("%d threads: error %v; want virtual output queues refusing several ports", threads, err)
+		}
 	}
 }
