@@ -58,8 +58,14 @@ import (
 // A phase with little work (fewer than minList switches or events) runs its regions
 // one after another on one core: the same code, without the handover.
 //
-// Some runs stay on one core whatever Threads says: wormhole, closed-loop programs and
-// a crossbar input per VC with port arbitration (threadsUsable says why).
+// A closed-loop program hears of the deliveries of a cycle after the phases, in region
+// order, instead of one by one during allocation: still before its next Release, since
+// a delivery is reported ahead (its cycle is later than the current one), and its
+// wake-ups are ordered by cycle and task, not by the order it heard of them (Program).
+// The closed-loop switch utilisation is counted per switch, by the switch's worker.
+//
+// Some runs stay on one core whatever Threads says: wormhole and a crossbar input per
+// VC with port arbitration (threadsUsable says why).
 
 // parallel holds the workers of the parallel phases.
 type parallel struct {
@@ -138,14 +144,13 @@ type ramp struct {
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
 // level (tests only) nor under wormhole switching: flits move through per-cycle streams
-// in one list (wormhole.active). Not for closed-loop programs, which hear of each
-// delivery as it happens. Not with a crossbar input per VC and port arbitration, whose
+// in one list (wormhole.active). Not with a crossbar input per VC and port arbitration, whose
 // results under model version 2 depend on the order in which switches are visited
 // (enqueue; a known wart, docs/architecture.md); with output VCs reserved
 // (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel. Virtual
 // output queues do too: each worker scans with a mask of its own (worker.voq).
 func (e *Engine) threadsUsable() bool {
-	return e.p.Threads > 1 && e.packetLevel && e.prog == nil && e.wh == nil &&
+	return e.p.Threads > 1 && e.packetLevel && e.wh == nil &&
 		(!e.p.CrossbarPerVC || e.p.ReserveOutputVCs)
 }
 
@@ -356,7 +361,7 @@ func (w *worker) begin(e *Engine) {
 	we.par, we.wk = nil, w
 	we.allocNow, we.allocNxt = w.list, w.next
 	we.wheel, we.pending = w.wheel, 0
-	w.meter = meter{start: e.m.start, end: e.m.end, chanFlits: e.m.chanFlits}
+	w.meter = meter{start: e.m.start, end: e.m.end, chanFlits: e.m.chanFlits, closed: e.m.closed}
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts

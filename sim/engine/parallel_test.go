@@ -162,18 +162,58 @@ func TestThreadsBitIdentical(t *testing.T) {
 
 // A closed-loop program hears of each delivery as it happens: it runs on one core
 // whatever Threads says, with the one-thread result.
-func TestThreadsClosedLoopOneCore(t *testing.T) {
-	run := func(threads int) *Result {
-		p := params(0, 0, 1, 1)
-		p.Threads = threads
-		e, _ := closedRun(t, "torus:4x4", buildWorkload(t, "allreduce:recursive_doubling:4KiB", 16), routing.SchemeVC, p)
-		if e.par != nil {
-			t.Fatalf("%d threads: a closed-loop run set up a parallel phase", threads)
-		}
-		return runClean(t, e)
+// A closed-loop run on several threads gives the one-thread result, field for field
+// (execution time, per-flit latencies, switch utilisation): collectives, an
+// application trace (computations, idle cycles jumped over), output queues and virtual
+// output queues, with every cycle's allocation in parallel (minList 0).
+func TestThreadsClosedLoop(t *testing.T) {
+	cases := []struct {
+		spec, workload string
+		tasks          int
+		scheme         routing.Scheme
+		threads        int
+		change         func(*Params)
+	}{
+		{"torus:4x4", "allreduce:recursive_doubling:4KiB", 16, routing.SchemeVC, 2, nil},
+		{"torus:4x4x4", "alltoall:pairwise:1KiB", 64, routing.SchemeVC, 2, nil},
+		{"twin:4x4x4/D", "allreduce:nonoverlapping:64KiB", 128, routing.SchemeBubble, 3, nil},
+		{"torus:4x4x4", "trace:../../datasets/traces/graph500-64.trace.gz", 64, routing.SchemeBubble, 2, nil},
+		{"twin:4x4x4/D", "bcast:binomial:16KiB", 128, routing.SchemeVC, 2, nil},
+		// switch utilisation with output queues (a queue's busy cycles are its switch's)
+		// and virtual output queues
+		{"torus:4x4x4", "alltoall:pairwise:4KiB", 64, routing.SchemeBubble, 2, func(p *Params) { p.OutputFlits, p.VOQ = 16, true }},
 	}
-	if d := diffFields(*run(1), *run(2)); d != "" {
-		t.Errorf("closed loop on 2 threads differs from one in %s", d)
+	for _, c := range cases {
+		t.Run(c.spec+"/"+c.workload, func(t *testing.T) {
+			run := func(threads int) (*Result, int64) {
+				p := params(0, 0, 1, 1)
+				p.Threads = threads
+				if c.change != nil {
+					c.change(&p)
+				}
+				e, _ := closedRun(t, c.spec, buildWorkload(t, c.workload, c.tasks), c.scheme, p)
+				if (e.par != nil) != (threads > 1) {
+					t.Fatalf("%d threads: parallel phases %v", threads, e.par != nil)
+				}
+				if e.par != nil {
+					e.par.minList = 0
+				}
+				r := runClean(t, e)
+				if e.par != nil {
+					return r, e.par.phases
+				}
+				return r, 0
+			}
+			one, _ := run(1)
+			many, phases := run(c.threads)
+			if d := diffFields(*one, *many); d != "" {
+				t.Errorf("closed loop on %d threads differs from one in %s", c.threads, d)
+			}
+			if phases == 0 || one.Closed == nil || one.Closed.ExecutionCycles <= 0 {
+				t.Fatalf("%d cycles allocated in parallel, closed-loop result %+v", phases, one.Closed)
+			}
+			t.Logf("%d cycles, %d in parallel", one.Closed.ExecutionCycles, phases)
+		})
 	}
 }
 

@@ -22,7 +22,9 @@ type Program interface {
 	Release(now int64, send func(src, dst int32, flits int64, id int32))
 	// Delivered reports that the last packet of message id reaches its destination
 	// NIC at cycle at, which is later than the current cycle (the engine may know it
-	// several cycles ahead).
+	// several cycles ahead). The deliveries reported in one cycle come in no set order
+	// (a run on several threads reports them region by region): what the program
+	// does must not depend on it.
 	Delivered(id int32, at int64)
 	// Next is the earliest cycle at which Release has work that no delivery starts
 	// (the end of a computation, a message between tasks of one PE, a delivery
