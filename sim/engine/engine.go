@@ -315,8 +315,8 @@ type Engine struct {
 	// instead of waiting out of them (verdict, nicRoomAt): the two give the same
 	// results.
 	pollWaits bool
-	// waitOut is waitsOut(), for the cycle (Step).
-	waitOut bool
+	// waitOut is waitsOut(), and nicWaitOut nicWaitsOut(), for the cycle (Step).
+	waitOut, nicWaitOut bool
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
 	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
 	allocEveryCycle bool
@@ -672,7 +672,7 @@ func (e *Engine) quiet() bool {
 func (e *Engine) Step() {
 	t := e.now
 	e.allocFrom = t
-	e.waitOut = e.waitsOut()
+	e.waitOut, e.nicWaitOut = e.waitsOut(), e.nicWaitsOut()
 	// 1. Flits and credits that arrive now; switches whose head packets become ready.
 	e.allocNow, e.allocNxt = e.allocNxt, e.allocNow[:0]
 	for _, s := range e.allocNow {
@@ -933,7 +933,7 @@ func (e *Engine) startInjection(t int32) bool {
 		e.enqueue(ivc, pi, e.now+int64(ps.lat)+int64(e.p.RoutingDelay))
 		return true
 	}
-	if e.waitOut {
+	if e.nicWaitOut {
 		e.nicWait[t] = wait
 	}
 	return false
@@ -1744,7 +1744,9 @@ func (e *Engine) start(base, np int, r request) {
 			e.endWaits(vc, now+1)
 		}
 	} else if ip.back == 1 {
-		e.wk.ramp(in, r.ivc, now+1, uint32(L))
+		e.wk.ramp(in, r.ivc, now+1, uint32(L), false)
+	} else if e.wk != nil {
+		e.wk.ramp(in, r.ivc, now+int64(ip.back), uint32(L), true)
 	} else {
 		e.deferRamp(r.ivc, uint32(L))
 		e.schedule(now+int64(ip.back), evRamp|uint32(r.ivc))

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -80,8 +81,12 @@ type parallel struct {
 	// minList: a phase with fewer switches to allocate or events to handle runs on one
 	// core (the handover costs more than it saves). It does not change results.
 	minList int
-	started bool
-	phases  int64 // cycles allocated in parallel (tests)
+	// checkRegions (tests only) stops the run with an error when a worker is to
+	// allocate another region's switch: what an event or a wait handled by the wrong
+	// worker would cause.
+	checkRegions bool
+	started      bool
+	phases       int64 // cycles allocated in parallel (tests)
 }
 
 // worker is one region's share of the phases: a copy of the engine whose wheel,
@@ -98,7 +103,9 @@ type worker struct {
 	downRegion []uint8
 	upRegion   []uint8
 	delivers   []delivery
-	ramps      []ramp
+	// ramps are the credit returns this region's switches started for VCs whose
+	// reader (the switch that feeds them) is another region's, by that region.
+	ramps [][]ramp
 	// scratch of its own, kept across cycles
 	req      []request
 	best     []int32
@@ -140,6 +147,9 @@ type ramp struct {
 	ivc   int32
 	flits uint32
 	at    int64
+	// deferred: credits that take more than a cycle to return, whose ramp starts
+	// with an event at cycle at (Engine.deferRamp).
+	deferred bool
 }
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
@@ -183,7 +193,7 @@ func (e *Engine) initParallel() {
 	}
 	for r := 0; r < n; r++ {
 		w := &worker{region: r, wheel: make([][]uint32, len(e.wheel)), best: make([]int32, len(e.best)), start: make(chan phase),
-			arrivals: make([][]arrival, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
+			arrivals: make([][]arrival, n), ramps: make([][]ramp, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
 		for i := range w.best {
 			w.best[i] = -1
 		}
@@ -271,7 +281,10 @@ func (e *Engine) allocateParallel() {
 		for r := range w.arrivals {
 			w.arrivals[r] = w.arrivals[r][:0]
 		}
-		w.delivers, w.ramps = w.delivers[:0], w.ramps[:0]
+		for r := range w.ramps {
+			w.ramps[r] = w.ramps[r][:0]
+		}
+		w.delivers = w.delivers[:0]
 		n += len(w.list)
 	}
 	on := n >= pr.minList
@@ -315,6 +328,13 @@ func (w *worker) do(pr *parallel, ph phase) {
 	case phaseEvents:
 		we.runEvents(&w.wheel[we.now&we.wmask], we.now)
 	case phaseAllocate:
+		if pr.checkRegions {
+			for _, s := range we.allocNow {
+				if int(pr.region[s]) != w.region && we.err == nil {
+					we.err = fmt.Errorf("engine: switch %d of region %d listed for allocation in region %d at cycle %d", s, pr.region[s], w.region, we.now)
+				}
+			}
+		}
 		we.allocateList(we.allocNow)
 	case phaseArrivals:
 		// Every region's packets for this one, in region order: the VCs they enter are
@@ -324,8 +344,10 @@ func (w *worker) do(pr *parallel, ph phase) {
 				we.enqueue(a.ivc, a.pkt, a.ready)
 			}
 		}
-		for _, r := range w.ramps {
-			we.startRamp(r.ivc, r.at, r.flits)
+		for _, from := range pr.workers { // the credits this region reads, in region order
+			for _, r := range from.ramps[w.region] {
+				we.credit(r)
+			}
 		}
 	}
 }
@@ -343,14 +365,27 @@ func (w *worker) arrive(out int, a arrival) {
 }
 
 // ramp starts the return of the credits of a packet of n flits that left input VC ivc
-// of global port in, from cycle at on: at once when the switch that reads them is the
-// worker's own (as one thread does), else in the arrivals phase.
-func (w *worker) ramp(in int, ivc int32, at int64, n uint32) {
-	if int(w.upRegion[in]) == w.region {
-		w.e.startRamp(ivc, at, n)
+// of global port in, from cycle at on (deferred: with an event then): at once when the
+// switch that reads them is the worker's own (as one thread does), else by that
+// switch's worker in the arrivals phase. The credits, their ramp and the heads that
+// wait for it (waitRamp) are the reading switch's; so is the event.
+func (w *worker) ramp(in int, ivc int32, at int64, n uint32, deferred bool) {
+	r := ramp{ivc: ivc, flits: n, at: at, deferred: deferred}
+	if up := w.upRegion[in]; int(up) != w.region {
+		w.ramps[up] = append(w.ramps[up], r)
 		return
 	}
-	w.ramps = append(w.ramps, ramp{ivc: ivc, flits: n, at: at})
+	w.e.credit(r)
+}
+
+// credit starts ramp r, or schedules it when deferred.
+func (e *Engine) credit(r ramp) {
+	if r.deferred {
+		e.deferRamp(r.ivc, r.flits)
+		e.schedule(r.at, evRamp|uint32(r.ivc))
+		return
+	}
+	e.startRamp(r.ivc, r.at, r.flits)
 }
 
 // begin makes the worker's engine a copy of e for a phase, with its own wheel, lists,

@@ -18,8 +18,11 @@ func threadsResult(t *testing.T, cfg Config, pattern string, threads, minList in
 	t.Helper()
 	cfg.Params.Threads = threads
 	e := newEngine(t, cfg, pattern)
-	if e.par != nil && minList >= 0 {
-		e.par.minList = minList
+	if e.par != nil {
+		e.par.checkRegions = true
+		if minList >= 0 {
+			e.par.minList = minList
+		}
 	}
 	b := runJSON(t, e)
 	var phases int64
@@ -196,7 +199,7 @@ func TestThreadsClosedLoop(t *testing.T) {
 					t.Fatalf("%d threads: parallel phases %v", threads, e.par != nil)
 				}
 				if e.par != nil {
-					e.par.minList = 0
+					e.par.minList, e.par.checkRegions = 0, true
 				}
 				r := runClean(t, e)
 				if e.par != nil {
