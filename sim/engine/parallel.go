@@ -29,23 +29,27 @@ import (
 //   - a departing packet's credits, which start returning to the upstream switch the
 //     cycle after it starts to leave (the next cycle, or later when output VCs are
 //     reserved and it crosses the link after packets granted before it), when that
-//     switch is another region's: the ramp is set in the arrivals phase by the worker
-//     that owns the VC (what the upstream switch reads of the credits within the cycle
-//     is the same either way, because the previous ramp of that VC has ended), or by
-//     an event when credits take longer than a cycle to return;
+//     switch is another region's: the ramp is set in the arrivals phase by the
+//     upstream switch's worker, whose are the VC's credits, their ramp and the heads
+//     that wait for it (what the upstream switch reads of the credits within the cycle
+//     is the same either way, because the previous ramp of that VC has ended), or put
+//     on that worker's wheel as an event when credits take longer than a cycle to
+//     return;
 //   - an error (a routing that gives a virtual output queue several ports): the
 //     engine takes the first in region order after the phase.
 //
 // Each worker keeps the events and the allocation lists of its own switches: every
 // event a worker schedules concerns a VC or switch of its region (a ready head where
-// it queued a packet, a wake-up of a switch it allocated, a ramp of a VC it owns).
+// it queued a packet, a wake-up of a switch it allocated, a head that waits for a
+// busy port or for credits, a ramp of credits its switches read).
 // Events scheduled on one core (injection's ready heads) go on the engine's wheel,
 // handled on one core before the workers' events, and switches listed on one core go
 // on the engine's list, handed to their regions before allocation.
 //
 // A switch writes directly only what it owns: its ports and input VCs, the packets in
-// them, the credit count of the downstream VCs it feeds (no other switch feeds them),
-// the loads of its links and its selection state. What it reads of other switches is
+// them, the credits of the downstream VCs it feeds, their ramps and the heads waiting
+// for them (no other switch feeds them), the loads of its links and its selection
+// state. What it reads of other switches is
 // the credits of the VCs it feeds; the queue slots of those VCs, which their own switch
 // changes, are never read at the packet level (room for a packet implies a slot).
 //
