@@ -49,9 +49,9 @@ import (
 // A switch writes directly only what it owns: its ports and input VCs, the packets in
 // them, the credits of the downstream VCs it feeds, their ramps and the heads waiting
 // for them (no other switch feeds them), the loads of its links and its selection
-// state. What it reads of other switches is
-// the credits of the VCs it feeds; the queue slots of those VCs, which their own switch
-// changes, are never read at the packet level (room for a packet implies a slot).
+// state. What it reads of other switches is the credits of the VCs it feeds; the queue
+// slots of those VCs, which their own switch changes, are never read at the packet
+// level (room for a packet implies a slot).
 //
 // The order in which deliveries, events and visits are applied differs from a
 // one-thread run's, and nothing observable depends on it: metrics are sums and maxima
@@ -158,11 +158,11 @@ type ramp struct {
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
 // level (tests only) nor under wormhole switching: flits move through per-cycle streams
-// in one list (wormhole.active). Not with a crossbar input per VC and port arbitration, whose
-// results under model version 2 depend on the order in which switches are visited
-// (enqueue; a known wart, docs/architecture.md); with output VCs reserved
-// (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel. Virtual
-// output queues do too: each worker scans with a mask of its own (worker.voq).
+// in one list (wormhole.active). Not with a crossbar input per VC and port
+// arbitration, whose results under model version 2 depend on the order in which
+// switches are visited (enqueue; a known wart, docs/architecture.md); with output VCs
+// reserved (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel.
+// Virtual output queues do too: each worker scans with a mask of its own (worker.voq).
 func (e *Engine) threadsUsable() bool {
 	return e.p.Threads > 1 && e.packetLevel && e.wh == nil &&
 		(!e.p.CrossbarPerVC || e.p.ReserveOutputVCs)
