@@ -163,8 +163,6 @@ func TestThreadsBitIdentical(t *testing.T) {
 	}
 }
 
-// A closed-loop program hears of each delivery as it happens: it runs on one core
-// whatever Threads says, with the one-thread result.
 // A closed-loop run on several threads gives the one-thread result, field for field
 // (execution time, per-flit latencies, switch utilisation): collectives, an
 // application trace (computations, idle cycles jumped over), output queues and virtual
