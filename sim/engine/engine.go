@@ -315,8 +315,8 @@ type Engine struct {
 	// instead of waiting out of them (verdict, nicRoomAt): the two give the same
 	// results.
 	pollWaits bool
-	// waitOut is waitsOut(), and nicWaitOut nicWaitsOut(), for the cycle (Step).
-	waitOut, nicWaitOut bool
+	// waitOut is waitsOut(), for the cycle (Step).
+	waitOut bool
 	// allocEveryCycle (tests only) visits every switch every cycle: the plain
 	// semantics that the wake-ups, ready masks and sleeps must reproduce exactly.
 	allocEveryCycle bool
@@ -672,7 +672,7 @@ func (e *Engine) quiet() bool {
 func (e *Engine) Step() {
 	t := e.now
 	e.allocFrom = t
-	e.waitOut, e.nicWaitOut = e.waitsOut(), e.nicWaitsOut()
+	e.waitOut = e.waitsOut()
 	// 1. Flits and credits that arrive now; switches whose head packets become ready.
 	e.allocNow, e.allocNxt = e.allocNxt, e.allocNow[:0]
 	for _, s := range e.allocNow {
@@ -933,7 +933,7 @@ func (e *Engine) startInjection(t int32) bool {
 		e.enqueue(ivc, pi, e.now+int64(ps.lat)+int64(e.p.RoutingDelay))
 		return true
 	}
-	if e.nicWaitOut {
+	if e.waitOut {
 		e.nicWait[t] = wait
 	}
 	return false

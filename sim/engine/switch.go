@@ -99,8 +99,7 @@ func (e *Engine) queueRoute(base, q int, ivc int32) routing.Candidate {
 // takes no part in allocation. The flit level, whose ports are busy until a tail
 // leaves and whose credits come back one by one, virtual output queues, which judge a
 // whole buffer, and CrossbarPerVC (waitsOut) keep the heads in allocation and sleep
-// or retry the switch instead (waitBusy, waitRoom); so does a parallel run for room
-// downstream, whose ramps start in other regions' workers (waitRoom).
+// or retry the switch instead (waitBusy, waitRoom).
 func (e *Engine) verdict(base int, c routing.Candidate, n, ivc int32) (int, int64) {
 	if at := e.freeFrom(base+int(c.Port), c); at > e.now {
 		if e.waitOut {
@@ -123,22 +122,15 @@ func (e *Engine) verdict(base int, c routing.Candidate, n, ivc int32) (int, int6
 	return e.roomAt(dv, need, ivc)
 }
 
-// waitsOut reports whether heads wait out of allocation (verdict). Step notes it for
-// the cycle (Engine.waitOut), and a parallel phase's workers inherit it, but there
-// heads wait out only for a busy port (waitAt, an event of their own region), not for
-// room (waitRamp): that wait ends when the downstream VC's credits start to return,
-// which another region's worker may start. Not under CrossbarPerVC: its runs depend
-// on the order in which switches are visited (docs/architecture.md), which waking
-// heads one by one changes.
+// waitsOut reports whether heads wait out of allocation (verdict) and NICs out of
+// injection (nicRoomAt). Step notes it for the cycle (Engine.waitOut), and a parallel
+// phase's workers inherit it: a head's waits end by events of its own region (a VC's
+// credits, their ramp and its waiters are the feeding switch's, parallel.go), and a
+// NIC's by the ramp of its terminal VC, started by its own switch's worker, which
+// alone writes that NIC's nicWait during a phase, read by injection on one core. Not
+// under CrossbarPerVC: its runs depend on the order in which switches are visited
+// (docs/architecture.md), which waking heads one by one changes.
 func (e *Engine) waitsOut() bool {
-	return e.nicWaitsOut()
-}
-
-// nicWaitsOut reports whether NICs wait out of injection (nicRoomAt), in a parallel
-// run too: injection runs on one core between the phases, and the ramp that ends a
-// NIC's wait is started by the worker of the switch its terminal VC belongs to, which
-// alone writes that NIC's nicWait during a phase (Engine.nicWaitOut for the cycle).
-func (e *Engine) nicWaitsOut() bool {
 	return e.packetLevel && e.wh == nil && e.voq == nil && !e.p.CrossbarPerVC && !e.pollWaits
 }
 
