@@ -704,17 +704,18 @@ func (e *Engine) Step() {
 		e.beforeAlloc()
 	}
 	e.allocFrom = t + 1
-	if e.wh != nil {
+	switch {
+	case e.par != nil:
+		e.allocateParallel() // under wormhole, the crossing packets' flits move too
+	case e.wh != nil:
 		for _, s := range e.allocNow {
 			e.allocateWormhole(int(s))
 		}
 		e.advanceWormhole()
-	} else {
-		if e.par != nil {
-			e.allocateParallel()
-		} else {
-			e.allocateList(e.allocNow)
-		}
+	default:
+		e.allocateList(e.allocNow)
+	}
+	if e.wh == nil {
 		// 4. Every packet crossing at the flit level moves one flit.
 		e.advance()
 	}
@@ -1624,15 +1625,19 @@ func (e *Engine) freeView(g int, dvc int32) int32 {
 
 // roomFor is room for a downstream VC with free flits free: the whole packet (two
 // when the bubble condition applies) under virtual cut-through; under wormhole one
-// flit, in a VC that no other packet holds. At the packet level every queued packet
-// holds its L flits of credit until it leaves, so room for a packet implies a free
-// queue slot; the slot count is not read then, which a parallel allocation phase
-// needs (the VC's own switch may be removing its head at the same time).
+// flit, in a VC that no other packet holds. Room implies a free queue slot, and the
+// slot count is not read, which a parallel allocation phase needs (the VC's own
+// switch may be removing its head at the same time): at the packet level every
+// queued packet holds its flits of credit until it leaves; under wormhole, where the
+// VC is free of a holder, every queued packet has left the upstream switch whole and
+// all but the head hold their flits of credit, the head at least one, so a VC of F
+// flits with a free one holds at most (F-2)/shortest+1 packets, below its F/shortest+2
+// slots (layout). Only virtual cut-through at the flit level (tests) reads the slots.
 func (e *Engine) roomFor(free, dvc int32, bubble bool, n int32) bool {
 	if e.wh != nil && e.wh.heldBy[dvc] >= 0 {
 		return false
 	}
-	return free >= e.need(n, bubble) && (e.packetLevel || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
+	return free >= e.need(n, bubble) && (e.packetLevel || e.wh != nil || e.vcs[dvc].qLen < e.vcs[dvc].qCap)
 }
 
 // canAdvance reports whether a packet may start through output port g on candidate c.
@@ -1657,9 +1662,10 @@ func (e *Engine) freeFrom(g int, c routing.Candidate) int64 {
 
 // room reports whether downstream VC dv can take a packet now: the whole packet under
 // virtual cut-through (two packets when the hop enters a ring under bubble flow
-// control), one flit under wormhole.
+// control), one flit under wormhole (where the caller checks that no packet holds
+// dv). Room implies a queue slot but at the flit level of virtual cut-through (roomFor).
 func (e *Engine) room(dv *vcState, bubble bool, n int32) bool {
-	return e.free(dv) >= e.need(n, bubble) && (e.packetLevel || dv.qLen < dv.qCap)
+	return e.free(dv) >= e.need(n, bubble) && (e.packetLevel || e.wh != nil || dv.qLen < dv.qCap)
 }
 
 // start connects input VC r.ivc to output r.out for the head packet's whole length.

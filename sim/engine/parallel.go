@@ -69,8 +69,17 @@ import (
 // wake-ups are ordered by cycle and task, not by the order it heard of them (Program).
 // The closed-loop switch utilisation is counted per switch, by the switch's worker.
 //
-// Some runs stay on one core whatever Threads says: wormhole and a crossbar input per
-// VC with port arbitration (threadsUsable says why).
+// Under wormhole a packet crosses several switches at once, and a region's worker moves
+// the flits of the packets crossing its switches (worker.wh.active) right after
+// allocating them, as one thread moves every region's after allocating every switch:
+// what a switch's flit moves change elsewhere is held back as for packets (the head
+// entering another region's VC; the flit's arrival and the credit it frees, events
+// posted to the wheel of the region that owns the VC or reads the credit; a delivery).
+// Flits of one packet in several regions touch different fields of its record (the
+// head's hop counts; the tail's length, read).
+//
+// Some runs stay on one core whatever Threads says: a crossbar input per VC with port
+// arbitration (threadsUsable says why).
 
 // parallel holds the workers of the parallel phases.
 type parallel struct {
@@ -110,6 +119,13 @@ type worker struct {
 	// ramps are the credit returns this region's switches started for VCs whose
 	// reader (the switch that feeds them) is another region's, by that region.
 	ramps [][]ramp
+	// posts are wormhole's events for another region's wheel (a flit reaching one of
+	// its VCs, a credit reaching one of its switches), by that region.
+	posts [][]post
+	// wh is the wormhole state: the engine's per-VC and per-port arrays, shared (a
+	// switch writes only its own entries), with the region's crossing packets and
+	// winners.
+	wh wormhole
 	// scratch of its own, kept across cycles
 	req      []request
 	best     []int32
@@ -137,6 +153,12 @@ type arrival struct {
 	ready    int64
 }
 
+// post is an event to schedule at cycle at on another region's wheel.
+type post struct {
+	at   int64
+	code uint32
+}
+
 // delivery is a packet whose tail reaches its NIC at cycle at.
 type delivery struct {
 	pkt int32
@@ -157,14 +179,15 @@ type ramp struct {
 }
 
 // threadsUsable reports whether the run's allocation can be parallel. Not at the flit
-// level (tests only) nor under wormhole switching: flits move through per-cycle streams
-// in one list (wormhole.active). Not with a crossbar input per VC and port
+// level of virtual cut-through (tests only), whose flits move through per-cycle
+// streams in one list (Engine.streams); wormhole's crossing packets are listed by
+// region (worker.wh). Not with a crossbar input per VC and port
 // arbitration, whose results under model version 2 depend on the order in which
 // switches are visited (enqueue; a known wart, docs/architecture.md); with output VCs
 // reserved (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel.
 // Virtual output queues do too: each worker scans with a mask of its own (worker.voq).
 func (e *Engine) threadsUsable() bool {
-	return e.p.Threads > 1 && e.packetLevel && e.wh == nil &&
+	return e.p.Threads > 1 && (e.packetLevel || e.wh != nil) &&
 		(!e.p.CrossbarPerVC || e.p.ReserveOutputVCs)
 }
 
@@ -197,7 +220,7 @@ func (e *Engine) initParallel() {
 	}
 	for r := 0; r < n; r++ {
 		w := &worker{region: r, wheel: make([][]uint32, len(e.wheel)), best: make([]int32, len(e.best)), start: make(chan phase),
-			arrivals: make([][]arrival, n), ramps: make([][]ramp, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
+			arrivals: make([][]arrival, n), ramps: make([][]ramp, n), posts: make([][]post, n), downRegion: pr.downRegion, upRegion: pr.upRegion}
 		for i := range w.best {
 			w.best[i] = -1
 		}
@@ -240,10 +263,10 @@ func (pr *parallel) stop() {
 	}
 }
 
-// idle reports whether no region has a switch to visit.
+// idle reports whether no region has a switch to visit or a packet crossing.
 func (pr *parallel) idle() bool {
 	for _, w := range pr.workers {
-		if len(w.list) > 0 || len(w.next) > 0 {
+		if len(w.list) > 0 || len(w.next) > 0 || len(w.wh.active) > 0 {
 			return false
 		}
 	}
@@ -270,7 +293,8 @@ func (pr *parallel) events(e *Engine) {
 	}
 }
 
-// allocateParallel runs the allocation of every listed switch, region by region, then
+// allocateParallel runs the allocation of every listed switch, region by region (under
+// wormhole, then one flit of every packet crossing the region's switches), then
 // queues the packets sent, region by region, and applies what the regions held back
 // in region order.
 func (e *Engine) allocateParallel() {
@@ -286,10 +310,10 @@ func (e *Engine) allocateParallel() {
 			w.arrivals[r] = w.arrivals[r][:0]
 		}
 		for r := range w.ramps {
-			w.ramps[r] = w.ramps[r][:0]
+			w.ramps[r], w.posts[r] = w.ramps[r][:0], w.posts[r][:0]
 		}
 		w.delivers = w.delivers[:0]
-		n += len(w.list)
+		n += len(w.list) + len(w.wh.active)
 	}
 	on := n >= pr.minList
 	if on {
@@ -339,6 +363,13 @@ func (w *worker) do(pr *parallel, ph phase) {
 				}
 			}
 		}
+		if we.wh != nil { // as Step does on one core
+			for _, s := range we.allocNow {
+				we.allocateWormhole(int(s))
+			}
+			we.advanceWormhole()
+			break
+		}
 		we.allocateList(we.allocNow)
 	case phaseArrivals:
 		// Every region's packets for this one, in region order: the VCs they enter are
@@ -351,6 +382,11 @@ func (w *worker) do(pr *parallel, ph phase) {
 		for _, from := range pr.workers { // the credits this region reads, in region order
 			for _, r := range from.ramps[w.region] {
 				we.credit(r)
+			}
+		}
+		for _, from := range pr.workers { // wormhole's flits and credits that reach this region
+			for _, p := range from.posts[w.region] {
+				we.schedule(p.at, p.code)
 			}
 		}
 	}
@@ -382,6 +418,16 @@ func (w *worker) ramp(in int, ivc int32, at int64, n uint32, deferred bool) {
 	w.e.credit(r)
 }
 
+// post schedules event code at cycle at (a later one) on region r's wheel: at once
+// when r is the worker's own, else by r's worker in the arrivals phase.
+func (w *worker) post(r uint8, at int64, code uint32) {
+	if int(r) == w.region {
+		w.e.schedule(at, code)
+		return
+	}
+	w.posts[r] = append(w.posts[r], post{at: at, code: code})
+}
+
 // credit starts ramp r, or schedules it when deferred.
 func (e *Engine) credit(r ramp) {
 	if r.deferred {
@@ -406,6 +452,12 @@ func (w *worker) begin(e *Engine) {
 	we.scratch, we.opts = w.scratch, w.opts
 	if e.voq != nil {
 		we.voq = &w.voq
+	}
+	if e.wh != nil {
+		active, winners := w.wh.active, w.wh.winners
+		w.wh = *e.wh
+		w.wh.active, w.wh.winners = active, winners
+		we.wh = &w.wh
 	}
 }
 

@@ -50,9 +50,9 @@ func runJSON(t *testing.T, e *Engine) []byte {
 
 // Several threads give the one-thread result byte for byte: the networks under
 // both deadlock schemes and both switchings, smaller ones through every feature the
-// packet level has, and every switch preset. oneCore marks the runs that must stay on
-// one core whatever Threads says (threadsUsable): wormhole switching and a crossbar
-// input per VC with port arbitration (model version 2's order-dependent rule).
+// packet level and wormhole have, and every switch preset. oneCore marks the runs that
+// must stay on one core whatever Threads says (threadsUsable): a crossbar input per VC
+// with port arbitration (model version 2's order-dependent rule).
 func TestThreadsBitIdentical(t *testing.T) {
 	short := func(p *Params) { p.Warmup, p.Measure = 150, 250 }  // 32,768 switches
 	long := func(p *Params) { p.Warmup, p.Measure = 2000, 3000 } // 16- and 256-flit packets
@@ -68,10 +68,19 @@ func TestThreadsBitIdentical(t *testing.T) {
 	}{
 		{"torus32-vc", "torus:32x32x32", "", "", routing.SchemeVC, "uniform", 0.03, 2, -1, false, short},
 		{"torus32-bubble", "torus:32x32x32", "", "", routing.SchemeBubble, "uniform", 0.05, 2, -1, false, short},
-		{"torus32-vc-wormhole", "torus:32x32x32", "", "", routing.SchemeVC, "uniform", 0.02, 2, -1, true, func(p *Params) { p.Warmup, p.Measure, p.Switching = 100, 150, Wormhole }},
+		{"torus32-vc-wormhole", "torus:32x32x32", "", "", routing.SchemeVC, "uniform", 0.02, 2, -1, false, func(p *Params) { p.Warmup, p.Measure, p.Switching = 100, 150, Wormhole }},
 		{"twin8-vc", "twin:8x8x8/D", "", "", routing.SchemeVC, "uniform", 0.5, 2, -1, false, nil},
 		{"twin8-bubble", "twin:8x8x8/D", "", "", routing.SchemeBubble, "uniform", 0.5, 2, -1, false, nil},
-		{"twin8-vc-wormhole", "twin:8x8x8/D", "", "", routing.SchemeVC, "uniform", 0.3, 2, -1, true, func(p *Params) { p.Switching = Wormhole }},
+		{"twin8-vc-wormhole", "twin:8x8x8/D", "", "", routing.SchemeVC, "uniform", 0.3, 2, -1, false, func(p *Params) { p.Switching = Wormhole }},
+		// Wormhole packets spread over several regions: past saturation, adaptive
+		// (Duato, and an escape VC), long links and routing delays, variable lengths.
+		{"twin4-wormhole-past-saturation", "twin:4x4x4/D", "", "", routing.SchemeVC, "uniform", 0.8, 3, 0, false, func(p *Params) { p.Switching = Wormhole }},
+		{"torus8-wormhole-adaptive", "torus:8x8x8", "adaptive:3prio", "", routing.SchemeVC, "uniform", 0.6, 2, 0, false, func(p *Params) { p.Switching = Wormhole }},
+		{"torus6-wormhole-escape", "torus:6x6@2", "adaptive:first", "", routing.SchemeEscape, "uniform", 0.8, 2, 0, false, func(p *Params) { p.Switching = Wormhole }},
+		{"mesh-wormhole-latency3-lengths", "mesh:8x8@2", "", "", routing.SchemeVC, "hotspot:0.2", 0.4, 3, 0, false, func(p *Params) {
+			p.Switching, p.LinkLatency, p.RoutingDelay = Wormhole, 3, 2
+			p.PacketFlits, p.PacketLengths = 8, LengthsUniform
+		}},
 		{"twin4-bubble-3threads", "twin:4x4x4/D", "", "", routing.SchemeBubble, "bitrev", 0.6, 3, 0, false, nil},
 		{"torus8-adaptive-3prio", "torus:8x8x8", "adaptive:3prio", "", routing.SchemeVC, "uniform", 0.6, 2, 0, false, nil},
 		{"twin4-adaptive-random", "twin:4x4x4/D", "adaptive:random", "", routing.SchemeBubble, "uniform", 0.6, 2, 0, false, nil},
@@ -166,7 +175,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 // A closed-loop run on several threads gives the one-thread result, field for field
 // (execution time, per-flit latencies, switch utilisation): collectives, an
 // application trace (computations, idle cycles jumped over), output queues and virtual
-// output queues, with every cycle's allocation in parallel (minList 0).
+// output queues, wormhole, with every cycle's allocation in parallel (minList 0).
 func TestThreadsClosedLoop(t *testing.T) {
 	cases := []struct {
 		spec, workload string
@@ -183,6 +192,7 @@ func TestThreadsClosedLoop(t *testing.T) {
 		// switch utilisation with output queues (a queue's busy cycles are its switch's)
 		// and virtual output queues
 		{"torus:4x4x4", "alltoall:pairwise:4KiB", 64, routing.SchemeBubble, 2, func(p *Params) { p.OutputFlits, p.VOQ = 16, true }},
+		{"twin:4x4x4/D", "allreduce:recursive_doubling:16KiB", 128, routing.SchemeVC, 3, func(p *Params) { p.Switching = Wormhole }},
 	}
 	for _, c := range cases {
 		t.Run(c.spec+"/"+c.workload, func(t *testing.T) {

@@ -176,8 +176,8 @@ type Params struct {
 	// Threads is how many cores one simulation's events, allocation and arrivals use (0
 	// or 1: one).
 	// It does not change results, bit for bit, so it is not part of a point's JSON or
-	// key (parallel.go). Wormhole switching and CrossbarPerVC without ReserveOutputVCs
-	// run on one core whatever it says (threadsUsable says why).
+	// key (parallel.go). CrossbarPerVC without ReserveOutputVCs runs on one core
+	// whatever it says (threadsUsable says why).
 	Threads int `yaml:"threads" json:"-"`
 }
 

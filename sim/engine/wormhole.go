@@ -206,16 +206,29 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	fl := &e.flits[ivc]
 	fl.departed++
 	fl.headSent++
-	e.schedule(now+int64(ip.back), evCredit|uint32(ivc))
+	wk := e.wk // a parallel run's worker: effects on other regions are held back (parallel.go)
+	if wk != nil {
+		wk.post(wk.upRegion[in], now+int64(ip.back), evCredit|uint32(ivc))
+	} else {
+		e.schedule(now+int64(ip.back), evCredit|uint32(ivc))
+	}
 	fl.creditsBack++
 	e.lastMove = now
 	lat := int64(op.lat)
 	if dvc >= 0 {
 		e.vcs[dvc].credits--
-		e.schedule(now+lat, evArrival|uint32(dvc))
+		if wk != nil {
+			wk.post(wk.downRegion[out], now+lat, evArrival|uint32(dvc))
+		} else {
+			e.schedule(now+lat, evArrival|uint32(dvc))
+		}
 		if fl.headSent == 1 {
 			e.pk[pi].hops++
-			e.enqueue(dvc, pi, now+lat+int64(e.p.RoutingDelay))
+			if ready := now + lat + int64(e.p.RoutingDelay); wk != nil {
+				wk.arrive(int(out), arrival{ivc: dvc, pkt: pi, ready: ready})
+			} else {
+				e.enqueue(dvc, pi, ready)
+			}
 		}
 		e.m.flitHops++
 	} else {
@@ -238,7 +251,11 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	}
 	// The tail has left: release the output VC, move on to the next packet.
 	if dvc < 0 {
-		e.deliver(pi, now+lat)
+		if wk != nil {
+			wk.delivers = append(wk.delivers, delivery{pkt: pi, at: now + lat})
+		} else {
+			e.deliver(pi, now+lat)
+		}
 		op.outBusy = now + 1
 	} else {
 		w.heldBy[dvc] = -1
