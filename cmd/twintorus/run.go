@@ -192,7 +192,7 @@ Workloads:
 	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
 	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where it has one; a flag given sets its own value); default the 3DT papers'")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
-	f.IntVar(&p.Threads, "threads", 1, "cores one simulation uses (results are the same bit for bit whatever the count); a crossbar input per VC without reserved output VCs runs on one core")
+	f.IntVar(&p.Threads, "threads", 1, "cores one simulation uses (results are the same bit for bit whatever the count; it pays from about 8,192 switches); a crossbar input per VC without reserved output VCs runs on one core")
 	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
 	f.StringVar(&mapping, "mapping", "linear", "closed loop: task placement, linear or random (a permutation drawn from --seed)")
 	f.IntVar(&tasksPerPE, "tasks-per-pe", 1, "closed loop: tasks per PE (cores); a workload over all tasks has PEs × this many")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/twintorus/twintorus/internal/version"
 	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/topology"
 )
 
 // Options control how Run runs a sweep. Only Out is required.
@@ -543,7 +544,6 @@ func (r *runner) stopped(err error) error {
 	return fmt.Errorf("sweep stopped after %d simulations (each one finished is stored; run again to resume): %w", r.done, err)
 }
 
-// one runs one simulation and stores its record.
 // threadsPerSimulation is how many cores each simulation of a batch of n uses when
 // workers cores run it: one while there are at least as many simulations as cores
 // (parallel points cost nothing to coordinate), else the cores shared among the few
@@ -556,10 +556,35 @@ func threadsPerSimulation(workers, n int) int {
 	return min(workers/n, engine.MaxThreads)
 }
 
-// one runs job j, on threads cores unless its point names a thread count.
+// minSwitchesForThreads is the smallest network whose simulation the runner gives
+// several cores. Below it a simulation on two threads took as long as on one or
+// longer (BENCHMARKS.md, issue 15, thirteenth part): generation, injection and the
+// deliveries run on one core and touch every region's state, and three hand-overs a
+// cycle cost more than a small network's phases save.
+const minSwitchesForThreads = 8192
+
+// threadsFor is the thread count the runner gives point p's simulation out of the
+// threads its batch allows: one below minSwitchesForThreads switches, or when the
+// topology's size is not known without building it (a file).
+func threadsFor(p Point, threads int) int {
+	if threads <= 1 {
+		return 1
+	}
+	spec, err := topology.Parse(p.Topology)
+	if err != nil {
+		return 1 // Build reports it
+	}
+	if z, ok := spec.Size(); !ok || z.Switches < minSwitchesForThreads {
+		return 1
+	}
+	return threads
+}
+
+// one runs job j, on threads cores (as threadsFor allows) unless its point names a
+// thread count.
 func (r *runner) one(ctx context.Context, j job, threads int) (*Record, error) {
 	if j.point.Threads == 0 {
-		j.point.Threads = threads
+		j.point.Threads = threadsFor(j.point, threads)
 	}
 	c := r.curves[j.curve]
 	what := func() string { return fmt.Sprintf("%s at load %g, seed %d", c.Name, j.point.Load, j.point.Seed) }

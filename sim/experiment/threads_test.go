@@ -52,3 +52,26 @@ func TestThreadsPerSimulation(t *testing.T) {
 		}
 	}
 }
+
+// The runner gives a simulation the threads its batch allows only from
+// minSwitchesForThreads switches on (counted from the spec, before anything is built);
+// smaller ones, and topologies whose size is unknown, run on one.
+func TestThreadsForNetworkSize(t *testing.T) {
+	for _, c := range []struct {
+		topology      string
+		threads, want int
+	}{
+		{"torus:32x32x16", 2, 2},   // 16,384 switches
+		{"torus:32x16x16", 2, 2},   // 8,192: the smallest given threads
+		{"twin:16x16x8/D", 2, 1},   // 4,096 (two switches per node)
+		{"twin:16x16x16/D", 4, 4},  // 8,192
+		{"torus:31x16x16", 2, 1},   // 7,936
+		{"twin:8x8x8/D", 2, 1},     // 1,024
+		{"torus:64x32x32", 1, 1},   // the batch allows one
+		{"no-such-family:3", 2, 1}, // Build reports the spec
+	} {
+		if got := threadsFor(Point{Topology: c.topology}, c.threads); got != c.want {
+			t.Errorf("threadsFor(%s, %d) = %d, want %d", c.topology, c.threads, got, c.want)
+		}
+	}
+}
