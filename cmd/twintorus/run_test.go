@@ -185,9 +185,9 @@ func TestRunPacketLengths(t *testing.T) {
 
 // --threads changes how a run uses the cores, not its JSON: byte for byte but for the
 // wall-clock time, on twin:8x8x8/D under both schemes and both switchings, on the
-// extoll card, the twisted tori's insee
-// router, the C-switch and a closed-loop all-to-all (TestThreadsBitIdentical holds the
-// engine to it on torus:32x32x32 and the other presets).
+// extoll card, the twisted tori's insee router, the C-switch and a closed-loop
+// all-to-all (TestThreadsBitIdentical holds the engine to it on torus:32x32x32 and the
+// other presets).
 func TestRunThreadsSameJSON(t *testing.T) {
 	elapsed := regexp.MustCompile(`"elapsed_s":[^,]*,`)
 	for _, args := range [][]string{

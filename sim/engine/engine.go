@@ -1719,21 +1719,13 @@ func (e *Engine) start(base, np int, r request) {
 	lat := int64(op.lat)
 	if dvc >= 0 {
 		e.vcs[dvc].credits -= int32(L)
-		if e.wk != nil { // queued now, or held back if another region's (parallel.go)
-			e.wk.arrive(out, arrival{ivc: dvc, pkt: pkt, ready: now + lat + e.delay(dvc)})
-		} else {
-			e.enqueue(dvc, pkt, now+lat+e.delay(dvc))
-		}
+		e.queueSent(out, dvc, pkt, now+lat+e.delay(dvc))
 		if op.link >= 0 {
 			pk.hops++
 			e.m.flitHops += L
 		}
 	} else {
-		if e.wk != nil {
-			e.wk.delivers = append(e.wk.delivers, delivery{pkt: pkt, at: now + L - 1 + lat})
-		} else {
-			e.deliver(pkt, now+L-1+lat)
-		}
+		e.deliverSent(pkt, now+L-1+lat)
 		e.m.ejectAll += L
 	}
 	if op.link >= 0 {

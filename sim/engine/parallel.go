@@ -392,6 +392,27 @@ func (w *worker) do(pr *parallel, ph phase) {
 	}
 }
 
+// queueSent queues packet pkt, sent by global port out into input VC ivc, whose head
+// may leave at cycle ready: at once on one thread, through the worker in a parallel
+// phase (arrive).
+func (e *Engine) queueSent(out int, ivc, pkt int32, ready int64) {
+	if e.wk != nil {
+		e.wk.arrive(out, arrival{ivc: ivc, pkt: pkt, ready: ready})
+		return
+	}
+	e.enqueue(ivc, pkt, ready)
+}
+
+// deliverSent records packet pkt, whose tail reaches its NIC at cycle at: at once on
+// one thread, after the phases, in region order, in a parallel run.
+func (e *Engine) deliverSent(pkt int32, at int64) {
+	if e.wk != nil {
+		e.wk.delivers = append(e.wk.delivers, delivery{pkt: pkt, at: at})
+		return
+	}
+	e.deliver(pkt, at)
+}
+
 // arrive queues packet a, which leaves by global port out, at once when it enters a
 // switch of the worker's own region (as one thread does: nothing else reads or writes
 // that VC's queue in this phase), else holds it back for the region it enters.

@@ -224,11 +224,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 		}
 		if fl.headSent == 1 {
 			e.pk[pi].hops++
-			if ready := now + lat + int64(e.p.RoutingDelay); wk != nil {
-				wk.arrive(int(out), arrival{ivc: dvc, pkt: pi, ready: ready})
-			} else {
-				e.enqueue(dvc, pi, ready)
-			}
+			e.queueSent(int(out), dvc, pi, now+lat+int64(e.p.RoutingDelay))
 		}
 		e.m.flitHops++
 	} else {
@@ -251,11 +247,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	}
 	// The tail has left: release the output VC, move on to the next packet.
 	if dvc < 0 {
-		if wk != nil {
-			wk.delivers = append(wk.delivers, delivery{pkt: pi, at: now + lat})
-		} else {
-			e.deliver(pi, now+lat)
-		}
+		e.deliverSent(pi, now+lat)
 		op.outBusy = now + 1
 	} else {
 		w.heldBy[dvc] = -1
