@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,12 +150,14 @@ func (g *TwistedGeometry) chooseRecords() {
 			ties = append(ties, c)
 		}
 	}
-	// Largest displacements first (stable: then by node id).
-	for i := 1; i < len(ties); i++ {
-		for j := i; j > 0 && g.coordsL1(ties[j]) > g.coordsL1(ties[j-1]); j-- {
-			ties[j], ties[j-1] = ties[j-1], ties[j]
-		}
+	// Largest displacements first (stable: then by node id). Each tie's hops are
+	// computed once: comparing them afresh inside an insertion sort made building
+	// the 64×32×32 tori take minutes.
+	hops := make([]int, n)
+	for _, c := range ties {
+		hops[c] = g.coordsL1(c)
 	}
+	slices.SortStableFunc(ties, func(x, y int) int { return hops[y] - hops[x] })
 	// Greedy, then passes of local improvement: each tied displacement in turn takes
 	// the record that is best given all the others, until none changes.
 	choice := make([]int, len(ties))
