@@ -192,11 +192,11 @@ func (v view) kept(s experiment.Summary) bool {
 // (datasets/results/workloads/NAME-summary.csv), a quick run (QuickClosedLoopSpec) or
 // a recomputation into StoreDir.
 func LoadClosedLoop(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
-	spec, err := parsed(datasets.ClosedLoopExperiment(name))
+	spec, curves, err := parsed(datasets.ClosedLoopExperiment(name))
 	if err != nil {
 		return nil, err
 	}
-	return resultsOf(ctx, name, spec, mode, progress)
+	return resultsOf(ctx, name, spec, curves, mode, progress)
 }
 
 // LoadClosedLoopShrunk is LoadClosedLoop for a closed-loop experiment whose networks
@@ -204,12 +204,12 @@ func LoadClosedLoop(ctx context.Context, name string, mode Mode, progress func(d
 // mode the run is shrink(QuickClosedLoopSpec(spec)), e.g. the same families at a
 // smaller size; the other modes are LoadClosedLoop's.
 func LoadClosedLoopShrunk(ctx context.Context, name string, mode Mode, progress func(done, total int), shrink func(experiment.Spec) experiment.Spec) (*Results, error) {
-	spec, err := parsed(datasets.ClosedLoopExperiment(name))
+	spec, curves, err := parsed(datasets.ClosedLoopExperiment(name))
 	if err != nil {
 		return nil, err
 	}
 	if mode != Quick {
-		return resultsOf(ctx, name, spec, mode, progress)
+		return resultsOf(ctx, name, spec, curves, mode, progress)
 	}
 	return quickResultsOf(ctx, name, shrink(QuickClosedLoopSpec(spec)), progress)
 }

@@ -45,7 +45,7 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 		t.Fatal(err)
 	}
 	calls := 0
-	r, err := resultsOf(context.Background(), "test", spec, Quick, func(done, total int) { calls++ })
+	r, err := resultsOf(context.Background(), "test", spec, nil, Quick, func(done, total int) { calls++ })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,7 @@ type Results struct {
 	Spec        experiment.Spec // as run (the quick version in Quick mode)
 	Saturations []experiment.Saturation
 	sums        []experiment.Summary
+	curves      []experiment.Curve // the spec's, when the stored mode had them
 }
 
 // Summaries are the results' summaries, by curve (in the spec's order) and load; the
@@ -78,33 +79,33 @@ func (r *Results) About() string {
 // given mode. Quick and Recompute report progress (done, total) when progress is set;
 // Recompute keeps its records in StoreDir.
 func LoadResults(ctx context.Context, name string, mode Mode, progress func(done, total int)) (*Results, error) {
-	spec, err := parsed(datasets.Experiment(name))
+	spec, curves, err := parsed(datasets.Experiment(name))
 	if err != nil {
 		return nil, err
 	}
-	return resultsOf(ctx, name, spec, mode, progress)
+	return resultsOf(ctx, name, spec, curves, mode, progress)
 }
 
 // LoadResultsShrunk is LoadResults for an experiment whose networks are too large for
 // a quick run (minutes per point): in Quick mode the run is shrink(QuickSpec(spec)),
 // e.g. the same families at a smaller size; the other modes are LoadResults'.
 func LoadResultsShrunk(ctx context.Context, name string, mode Mode, progress func(done, total int), shrink func(experiment.Spec) experiment.Spec) (*Results, error) {
-	spec, err := parsed(datasets.Experiment(name))
+	spec, curves, err := parsed(datasets.Experiment(name))
 	if err != nil {
 		return nil, err
 	}
 	if mode != Quick {
-		return resultsOf(ctx, name, spec, mode, progress)
+		return resultsOf(ctx, name, spec, curves, mode, progress)
 	}
 	return quickResultsOf(ctx, name, shrink(QuickSpec(spec)), progress)
 }
 
-// parsed parses a spec that a datasets lookup returned.
-func parsed(file string, yaml []byte, err error) (experiment.Spec, error) {
+// parsed parses a spec that a datasets lookup returned, with its curves.
+func parsed(file string, yaml []byte, err error) (experiment.Spec, []experiment.Curve, error) {
 	if err != nil {
-		return experiment.Spec{}, err
+		return experiment.Spec{}, nil, err
 	}
-	return experiment.ParseSpec(file, yaml)
+	return experiment.ParseSpecCurves(file, yaml)
 }
 
 // LoadJoined loads several experiments in the same mode and joins them (Join): the
@@ -128,7 +129,9 @@ func LoadJoined(ctx context.Context, mode Mode, progress func(done, total int), 
 	return out, nil
 }
 
-func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode, progress func(done, total int)) (*Results, error) {
+// resultsOf gets spec's results in the given mode; curves are the spec's (nil: computed
+// here), which the stored mode picks its summaries by.
+func resultsOf(ctx context.Context, name string, spec experiment.Spec, curves []experiment.Curve, mode Mode, progress func(done, total int)) (*Results, error) {
 	r := &Results{Name: name, Mode: mode, Spec: spec}
 	switch mode {
 	case Stored:
@@ -136,7 +139,8 @@ func resultsOf(ctx context.Context, name string, spec experiment.Spec, mode Mode
 		if err != nil {
 			return nil, err
 		}
-		if r.sums, err = inSpec(all, spec); err != nil {
+		r.curves = curves
+		if r.sums, err = inSpec(all, spec, curves); err != nil {
 			return nil, err
 		}
 		if len(r.sums) == 0 {
@@ -236,10 +240,12 @@ func QuickSpec(s experiment.Spec) experiment.Spec {
 // for load and seed) at the spec's loads, in the spec's curve order. Two specs may
 // share a curve at different loads (3dt-vs-2d-deep extends 3dt-vs-2d): each gets its
 // own points.
-func inSpec(all []experiment.Summary, s experiment.Spec) ([]experiment.Summary, error) {
-	curves, err := s.Curves()
-	if err != nil {
-		return nil, err
+func inSpec(all []experiment.Summary, s experiment.Spec, curves []experiment.Curve) ([]experiment.Summary, error) {
+	if curves == nil {
+		var err error
+		if curves, err = s.Curves(); err != nil {
+			return nil, err
+		}
 	}
 	listed := func(load float64) bool {
 		if s.Loads.Auto != nil || len(s.Workload) > 0 { // a closed-loop curve has one point

@@ -108,6 +108,21 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	return s.withDefaults(), nil
 }
 
+// ParseSpecCurves is ParseSpec that also returns the spec's curves (Spec.Curves) for
+// a caller that needs both: validating a spec expands its curves, which builds every
+// network and routing, so asking for them again would build them twice.
+func ParseSpecCurves(file string, data []byte) (Spec, []Curve, error) {
+	s, err := decodeSpec(file, data)
+	if err != nil {
+		return Spec{}, nil, err
+	}
+	curves, err := s.Curves()
+	if err != nil {
+		return Spec{}, nil, err
+	}
+	return s.withDefaults(), curves, nil
+}
+
 // decodeSpec is ParseSpec without validation.
 func decodeSpec(file string, data []byte) (Spec, error) {
 	src := &source{file: file, root: 1, lines: map[string]int{}}

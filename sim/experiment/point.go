@@ -85,6 +85,28 @@ func (p Point) Check() error {
 	if err != nil {
 		return err
 	}
+	return p.checkOn(net, rt)
+}
+
+// checkBuilt is Check on a network built already, with the routing *rt when it is
+// not nil, else one it builds and leaves in *rt for the next point of the same
+// routing, scheme and tie.
+func (p Point) checkBuilt(net *topology.Network, rt *routing.Func) error {
+	scheme, err := p.checkSize(net.Spec(), 0)
+	if err != nil {
+		return err
+	}
+	if *rt == nil {
+		if *rt, err = p.routingOn(net, scheme); err != nil {
+			return err
+		}
+	}
+	return p.checkOn(net, *rt)
+}
+
+// checkOn is Check on the point's network and routing, built already (a spec's
+// validation builds each network and routing once for all its points).
+func (p Point) checkOn(net *topology.Network, rt routing.Func) error {
 	if p.ClosedLoop() {
 		if err := p.checkProgram(net); err != nil {
 			return err
@@ -113,20 +135,37 @@ func (p Point) network(memoryLimit int64) (*topology.Network, routing.Func, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	scheme, err := routing.ParseScheme(p.Deadlock)
+	scheme, err := p.checkSize(spec, memoryLimit)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := engine.CheckSize(spec, p.engineParams(), scheme, memoryLimit); err != nil {
 		return nil, nil, err
 	}
 	net, err := topology.Build(spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	tie, err := ParseTie(p.Tie)
+	rt, err := p.routingOn(net, scheme)
 	if err != nil {
 		return nil, nil, err
+	}
+	return net, rt, nil
+}
+
+// checkSize refuses a point too big for the engine or the memory limit before its
+// network is built, and returns its deadlock scheme.
+func (p Point) checkSize(spec topology.Spec, memoryLimit int64) (routing.Scheme, error) {
+	scheme, err := routing.ParseScheme(p.Deadlock)
+	if err != nil {
+		return 0, err
+	}
+	return scheme, engine.CheckSize(spec, p.engineParams(), scheme, memoryLimit)
+}
+
+// routingOn builds the point's routing on its network under a deadlock scheme and
+// refuses one that is not deadlock-free.
+func (p Point) routingOn(net *topology.Network, scheme routing.Scheme) (routing.Func, error) {
+	tie, err := ParseTie(p.Tie)
+	if err != nil {
+		return nil, err
 	}
 	name := p.Routing
 	if name == "" {
@@ -134,15 +173,15 @@ func (p Point) network(memoryLimit int64) (*topology.Network, routing.Func, erro
 	}
 	rt, err := routing.New(name, net, scheme, tie)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if def, _, _ := routing.LookupRouting(name); def.Checked && (scheme == routing.SchemeNone || !declaredFree(rt)) {
 		// Not deadlock-free by construction: refuse a cycle before the first cycle runs.
 		if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return net, rt, nil
+	return rt, nil
 }
 
 // BuildWith makes the point's engine on a network and a routing of the caller's (a

@@ -406,6 +406,9 @@ func (s Spec) Curves() ([]Curve, error) {
 							variants = append(variants, variant{Point{Workload: c.workload, Mapping: c.mapping, TraceSHA256: c.trace,
 								FlitBytes: s.FlitBytes, LocalCycles: s.LocalCycles}, item("workload", i/len(s.Mapping))})
 						}
+						// The points of one routing, scheme and tie share their routing:
+						// it is built once (a twisted torus's or a large KNS's takes seconds).
+						var rt routing.Func
 						for _, v := range variants {
 							p := v.p
 							p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Params = net.String(), name, sel, scheme.String(), tieName(ties[xi]), s.Engine
@@ -413,7 +416,8 @@ func (s Spec) Curves() ([]Curve, error) {
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
 							}
-							if err := p.Check(); err != nil {
+							err := p.checkBuilt(net, &rt)
+							if err != nil {
 								where := "engine"
 								if !s.has(where) || p.ClosedLoop() {
 									where = v.where
