@@ -79,8 +79,8 @@ func formulaText(quote string) string {
 	return strings.TrimSpace(s)
 }
 
-// rCBest is the nDT paper's Proposition 3.4 (odd k), rebuilt in
-// spec/ndt.md §2.5 (the text's formula is garbled).
+// rCBest is the nDT paper's Proposition 3.4 (odd k; [nDT] §3.3.2, Table 1), rebuilt
+// because the extracted text's formula is garbled.
 func rCBest(n, k int) int {
 	pow := func(e int) int {
 		p := 1
@@ -244,7 +244,7 @@ func TestExactRows(t *testing.T) {
 		"tr-configs-ordered": binom(6, 3), "tr-configs-3dt": binom(6, 3) / 2, "th-configs-3dt": binom(6, 3) / 2,
 		"th-configs-5dt": binom(10, 5) / 2, "th-configs-7dt": binom(14, 7) / 2,
 		"ndt-il-vcs-all-split-5dt": 2*5 + 1, "ndt-il-vcs-all-split-7dt": 2*7 + 1,
-		// Theorem 3.1's proof constants (spec/ndt.md §2.6), k = 5.
+		// Theorem 3.1's proof constants ([nDT] §3.5), k = 5.
 		"ndt-thm3.1-ca":  (0*25+5+1)*25/2 + 6*25 - 1,  // n = 5
 		"ndt-thm3.1-cb1": (1*5+2)*25 + 2*25 - 1,       // n = 4
 		"ndt-thm3.1-cb2": (0*25+5+1)*5/2.0 + 2*25 - 1, // n = 4
@@ -257,7 +257,7 @@ func TestExactRows(t *testing.T) {
 
 // TestNDTTableReductions checks the nDT paper's Tables 2 and 3 as read: each
 // reduction column equals the paper's own arithmetic on the 3D and 5DT
-// columns (Table 2 on integer-truncated latencies, spec/ndt.md §5).
+// columns (Table 2 on integer-truncated latencies; [nDT] §5.4).
 func TestNDTTableReductions(t *testing.T) {
 	refs := MustReferences("ndt")
 	reduction := regexp.MustCompile(`^(ndt-t[23]-[a-z0-9]+)-red-(1k|2k|4k)$`)

@@ -89,7 +89,7 @@ func transitPaths(n, k int, card cardOf) (crossing, transit int) {
 }
 
 func TestBruteForceSmallCases(t *testing.T) {
-	// spec/3dt.md §4.8 and spec/ndt.md §6.1 (independent enumerations).
+	// [TR] Tables 7–8 and [nDT] §3.3.2 (Proposition 3.4), against independent enumerations.
 	for _, c := range []struct {
 		n, k           int
 		cards          cardOf

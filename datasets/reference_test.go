@@ -13,7 +13,9 @@ import (
 	"testing"
 )
 
-// seedsDir is the papers' text, a sibling of the project checkout.
+// seedsDir is where plain-text copies of the papers may sit beside the project
+// checkout. They are not part of the repository (the papers are not ours to
+// distribute), so the quote check runs only where they are, and skips elsewhere.
 const seedsDir = "../../shared/seeds"
 
 func allRefs(t *testing.T) []Reference {
@@ -93,8 +95,9 @@ func TestIDsUnique(t *testing.T) {
 	}
 }
 
-// sourceLines is where each source sits in the seeds files (spec/3dt.md,
-// spec/thesis-cswitch-overview.md §1.1).
+// sourceLines is where each source sits in the papers' plain-text copies (the seeds
+// files, which are not part of the repository: [TR] on its own, and the thesis with
+// [CS], [J], [DL], [nDT], [EXT] and [AR] as line ranges of one file).
 var sourceLines = map[string]struct {
 	file   string
 	ranges [][2]int
@@ -163,7 +166,7 @@ func TestFieldRules(t *testing.T) {
 func seeds(t *testing.T) func(file string) []string {
 	t.Helper()
 	if _, err := os.Stat(seedsDir); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("papers' text not found at %s (the checkout's sibling ../shared/seeds); quotes not checked", seedsDir)
+		t.Skipf("papers' text not found at %s (plain-text copies of the papers, kept beside the checkout, not in it); quotes not checked", seedsDir)
 	}
 	cache := map[string][]string{}
 	return func(file string) []string {

@@ -202,11 +202,11 @@ func appGains(rows []AppRow, proxy, base, other string, metric experiment.Metric
 	return out
 }
 
-// AppClaims checks claims A5–A7 (spec/5dt-extoll-adaptive.md §5.3, §8) over the
+// AppClaims checks claims A5–A7 ([EXT] §4.2.2; docs/references.md) over the
 // categories we have. The paper states them in words (A5's 20–50 % is its only
 // number); so are the verdicts: every category must agree for a "yes".
 func AppClaims(rows []AppRow) []Claim {
-	const src = "[EXT] §5.3, Figs. 11–13 (spec §8 A5–A7)"
+	const src = "[EXT] §4.2.2, Figs. 11–13"
 	det3D, adp3D, det5DT := AppSeries[0], AppSeries[1], AppSeries[2]
 	var claims []Claim
 	all := func(v []float64, ok func(float64) bool) bool {

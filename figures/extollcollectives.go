@@ -142,7 +142,7 @@ func sameSign(paper, ours float64) string {
 	return "DIFFERS"
 }
 
-// CollectiveClaims checks claims C1–C4 (spec/5dt-extoll-adaptive.md §8) over the
+// CollectiveClaims checks claims C1–C4 ([EXT] §4.2.1; docs/references.md) over the
 // cells each names: the range of the paper's reductions (from its Tables 2–3) beside
 // ours, "yes" when every cell's sign agrees and our range meets the paper's widened
 // by 5 points, "partly" when the signs agree but the sizes do not, "no (sign)" when a
@@ -177,7 +177,7 @@ func CollectiveClaims(cells []CollectiveCell) []Claim {
 				paper, ours = append(paper, cell.PaperLatencyGain()), append(ours, cell.OursLatencyGain())
 			}
 		}
-		cl := Claim{Statement: c.id + " " + c.what, Source: "[EXT] Tables 2–3 (spec §5.2–5.3, §8)"}
+		cl := Claim{Statement: c.id + " " + c.what, Source: "[EXT] §4.2.1, Tables 2–3"}
 		if len(ours) == 0 {
 			cl.Paper, cl.Ours, cl.Holds = "–", "not run", "–"
 		} else {

@@ -183,7 +183,7 @@ func PTRANSClaims(rows []PTRANSRow) []Claim {
 				holds = "partly"
 			}
 			claims = append(claims, Claim{Statement: fmt.Sprintf("PTRANS, %d PEs: 5DT %s lower than 3D", r.PEs, c.what),
-				Paper: fmt.Sprintf("%+.0f %%", -paper), Ours: fmt.Sprintf("%+.1f %%", -ours), Holds: holds, Source: "[nDT] Fig. 7 (spec ndt.md §5–6)"})
+				Paper: fmt.Sprintf("%+.0f %%", -paper), Ours: fmt.Sprintf("%+.1f %%", -ours), Holds: holds, Source: "[nDT] §5.5, Fig. 7"})
 		}
 	}
 	return claims

@@ -202,8 +202,9 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// On the EXTOLL paper's 1,024-PE 5DT: TSDOR beside DORT (spec §7: 5.474 hops with 0.970
-// internal, DORT 5.944 with 1.440), and the tori the papers pair it with.
+// On the EXTOLL paper's 1,024-PE 5DT: TSDOR beside DORT (the hop table, claim R4 of
+// docs/references.md: 5.474 hops with 0.970 internal, DORT 5.944 with 1.440), and the
+// tori the papers pair it with.
 func TestAnalyzeTSDORAndEquivalents(t *testing.T) {
 	type load struct {
 		Routing         string  `json:"routing"`

@@ -32,7 +32,8 @@ func newRunCmd() *cobra.Command {
 		Short: "Simulate one network at one offered load, or one closed-loop workload",
 		Long: `Simulate one network, cycle by cycle, at one offered load and report the accepted
 traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
-deadlock with the cycle of waiting channels. Defaults follow MODEL.md.
+deadlock with the cycle of waiting channels. The model and its defaults are described in
+docs/model.md; the papers it follows are cited there by key and section.
 
 A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
 report and exits with status 3; errors exit with status 1. Sizes are checked before

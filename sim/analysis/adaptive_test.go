@@ -132,12 +132,13 @@ func assertEscapeCycle(t *testing.T, net *topology.Network, rep *RoutingReport) 
 }
 
 // The zero-load route lengths: DOR and DORT give the channel-load analysis's average
-// hops (and spec §7's 4.795 on the 128-PE 3DT torus); on tori every selection gives
-// the same minimal routes; on twin tori no route beats the shortest path, 3 priority
-// is the shortest of the selections and Round-Robin the longest, No internal and 2
-// priority take the same route lengths, and No internal alone takes escape channels
-// at zero load (an internal hop it refuses sends the packet to the escape for good).
-// A Monte Carlo walk with the same choices agrees with the exact expectation.
+// hops (and the hop table's 4.795 on the 128-PE 3DT torus, claim R4); on tori every
+// selection gives the same minimal routes; on twin tori no route beats the shortest
+// path, 3 priority is the shortest of the selections and Round-Robin the longest, No
+// internal and 2 priority take the same route lengths, and No internal alone takes
+// escape channels at zero load (an internal hop it refuses sends the packet to the
+// escape for good). A Monte Carlo walk with the same choices agrees with the exact
+// expectation.
 func TestZeroLoadHops(t *testing.T) {
 	ctx := context.Background()
 	sel := func(s string) routing.Selection {
@@ -162,7 +163,7 @@ func TestZeroLoadHops(t *testing.T) {
 			t.Errorf("%s: DOR zero-load %+v, channel-load analysis %.6f hops (%.6f internal, max %d)", spec, zd, l.AvgHops, l.AvgInternalHops, l.MaxHops)
 		}
 		if spec == "twin:4x4x4" && math.Abs(zd.Hops-4.795) > 0.0005 {
-			t.Errorf("DORT on twin:4x4x4: %.4f hops, spec §7 says 4.795", zd.Hops)
+			t.Errorf("DORT on twin:4x4x4: %.4f hops, the hop table says 4.795", zd.Hops)
 		}
 		dist, err := Distances(ctx, net)
 		if err != nil {

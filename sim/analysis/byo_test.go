@@ -221,10 +221,11 @@ func TestAnynetMeshZeroLoadLatency(t *testing.T) {
 	if lat[0] != lat[1] || hops[0] != hops[1] {
 		t.Errorf("zero-load latency: anynet mesh with min %.4f (%.4f hops), mesh:4x4 with DOR %.4f (%.4f hops)", lat[0], hops[0], lat[1], hops[1])
 	}
-	// Independently, MODEL.md's zero-load latency of a packet crossing h links between
-	// switches: h+2 links (with the PE links) and h+1 routing delays of one cycle each,
-	// plus L−1 = 3 cycles for the tail: 2h + 6 on average over the packets measured; the
-	// few packets that meet another at this load may add a few hundredths of a cycle.
+	// Independently, the model's zero-load latency (docs/model.md) of a packet crossing
+	// h links between switches: h+2 links (with the PE links) and h+1 routing delays of
+	// one cycle each, plus L−1 = 3 cycles for the tail: 2h + 6 on average over the
+	// packets measured; the few packets that meet another at this load may add a few
+	// hundredths of a cycle.
 	if want := 2*hops[0] + 6; lat[0] < want || lat[0] > want+0.05 {
 		t.Errorf("zero-load latency %.4f, want 2·%.4f hops + 6 = %.4f", lat[0], hops[0], want)
 	}

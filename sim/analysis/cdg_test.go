@@ -35,7 +35,7 @@ func check(t *testing.T, net *topology.Network, rt routing.Func, ring RingFunc) 
 	return rep
 }
 
-// spec/3dt.md §5.4–5.5: both schemes are deadlock-free for every configuration A–J at
+// [TR] §6.3.1–6.3.2: both schemes are deadlock-free for every configuration A–J at
 // k = 3, 4, 5 (the VC scheme's graph is acyclic; the bubble scheme's graph of rings is
 // acyclic and every ring is entered under the bubble condition), and with a single
 // internal-link VC the graph is cyclic in every case.
@@ -65,9 +65,9 @@ func TestCDGConfigurations(t *testing.T) {
 	}
 }
 
-// spec/3dt.md §5.4: for configuration D at k = 4, merging internal-link classes
+// [TR] §6.3.1: for configuration D at k = 4, merging internal-link classes
 // creates a cycle: type 3 with type 1, Up with Low, and type 1 with type 2's Up class.
-// Finer than the spec's "type 1 with type 2": type 1 merged with the Low class stays
+// Finer than "type 1 with type 2": type 1 merged with the Low class stays
 // acyclic, because Low packets on the internal link (destination digit not above the
 // current one) never depend on a type-1 crossing that leads back to them.
 func TestCDGMergedClassesD(t *testing.T) {

@@ -91,7 +91,7 @@ func TotalTransit(radix []int) int64 {
 }
 
 // poly3DT are the numerators (coefficients of k⁴, k³, k², k, 1; divide by 4) of the
-// internal-link transit counts of configurations A–J, [TR] Tables 7–8, §4.8 of the spec.
+// internal-link transit counts of configurations A–J, [TR] §5.2.5, Tables 7–8.
 var poly3DT = [10]struct{ odd, even [5]int64 }{
 	{[5]int64{3, -8, 3, 0, 2}, [5]int64{3, -8, 6, 4, 4}},  // A
 	{[5]int64{3, -8, 3, 0, 2}, [5]int64{3, -8, 6, 0, 0}},  // B

@@ -90,7 +90,8 @@ func TestMeshDistances(t *testing.T) {
 	}
 }
 
-// Spec 3dt §3.5: BFS on the card graph of every configuration A–J, k = 2..9.
+// BFS on the card graph of every configuration A–J, k = 2..9, against an independent
+// brute-force table ([TR] §4 gives the diameter 2k for even k, as here).
 func Test3DTDistanceTable(t *testing.T) {
 	type avg struct{ excl, incl float64 }
 	table := map[int][2]avg{ // k -> SC0, SC1
@@ -125,7 +126,7 @@ func Test3DTDistanceTable(t *testing.T) {
 	}
 }
 
-// Spec 3dt §3.5 (equivalent 2D tori) and §8.1 item 4.
+// The equivalent 2D tori ([TR] §4, Table 2), against an independent brute-force table.
 func TestTorusDistanceTable(t *testing.T) {
 	for _, c := range []struct {
 		spec       string
@@ -148,7 +149,7 @@ func TestTorusDistanceTable(t *testing.T) {
 }
 
 // The thesis introduction averages over all destinations including the source itself
-// (ndt §6.1 distance table); for even radices that is exactly Σ k_i/4 and the diameter
+// (as [Th] Ch. 1 does); for even radices that is exactly Σ k_i/4 and the diameter
 // Σ ⌊k_i/2⌋.
 func TestThesisIntroAverages(t *testing.T) {
 	for _, c := range []struct {

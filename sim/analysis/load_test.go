@@ -20,8 +20,8 @@ func loadOf(t testing.TB, spec string, tie routing.Tie) *ChannelLoad {
 	return l
 }
 
-// Spec 3dt §8.3: saturation bounds (N−1)/max routes and average DOR hops, to the
-// decimals printed there. avgHops 0 means the spec gives none.
+// Saturation bounds (N−1)/max routes and average DOR hops, against an independent
+// brute-force table (no paper prints them). avgHops 0 means the table gives none.
 func TestLoadBounds(t *testing.T) {
 	cases := []struct {
 		spec    string
@@ -72,7 +72,7 @@ func TestLoadBounds(t *testing.T) {
 		if !near(l.Bound, c.bound, 4) || (c.avgHops != 0 && !near(l.AvgHops, c.avgHops, 3)) {
 			t.Errorf("%s: bound %.5f, avg hops %.4f; want %.4f, %.3f", c.spec, l.Bound, l.AvgHops, c.bound, c.avgHops)
 		}
-		// In cubic 3DT tori the internal link carries the most routes (spec §8.3). Not in
+		// In cubic 3DT tori the internal link carries the most routes. Not in
 		// 8×4×4: its long ring's external channels carry 640 routes, the internal link 593.
 		net := topology.MustNew(c.spec)
 		if net.IsTwin() && net.Radix(0) == net.Radix(1) && net.Radix(1) == net.Radix(2) && l.MaxInternal != l.MaxRoutes {
@@ -92,7 +92,8 @@ func TestLoadHopsEqualDistance(t *testing.T) {
 	}
 }
 
-// ndt §6.1: 5DT 4×4×2×4×4 under DORT with the paper's CBest (d_2- on Card0), ties to +:
+// 5DT 4×4×2×4×4 under DORT with the paper's CBest (d_2- on Card0), ties to + (an
+// independent brute-force count; the papers print none):
 // 4.5 external + 2.376 internal links on average, 13 at most. Those averages divide by
 // N², counting each PE's route to itself as 0 hops, like the thesis distances; over
 // distinct pairs they are 4.5044 + 2.3783.

@@ -58,8 +58,9 @@ func TestTransitEnumerationEqualsClosedForm(t *testing.T) {
 	}
 }
 
-// Spec 3dt §4.8 (V): internal-link transit paths per node of configurations A–J and the
-// total, k = 2..12, with DOR ties to the + direction.
+// [TR] §5.2.5, Tables 7–8 (checked against brute force): internal-link transit paths
+// per node of configurations A–J and the total, k = 2..12, with DOR ties to the +
+// direction.
 var table3DT = map[int][11]int64{
 	2:  {5, 2, 4, 1, 1, 2, 5, 3, 4, 3, 5},
 	3:  {14, 14, 20, 16, 14, 14, 16, 20, 20, 20, 28},
@@ -118,8 +119,8 @@ func TestThesisTable11(t *testing.T) {
 	}
 }
 
-// Spec 3dt §4.5 (D_s, D_d), §4.6 (Prop. 5.2), §4.7 (Prop. 5.3 numeric values), ndt §2.2
-// Examples 3.1 and 3.2.
+// [TR] §5.2.3–5.2.4: D_s, D_d (Tables 3–4), Propositions 5.2 and 5.3 (Tables 5–6);
+// [nDT] §3.1, Examples 3.1 and 3.2.
 func TestCardinalitiesAndPairs(t *testing.T) {
 	x, y, z := 0, 1, 2
 	p := func(d, dir int) int { return PortIndex(d, dir) }
@@ -175,7 +176,7 @@ func TestCardinalitiesAndPairs(t *testing.T) {
 	}
 }
 
-// ndt §6.1: R_CBest, total transit paths and PATH(i) (the count for one ordered pair of
+// [nDT] §3.2–3.4: R_CBest, total transit paths and PATH(i) (the count for one ordered pair of
 // single ports in d_j → d_{j+i}; PATH(0) both directions of one dimension).
 func TestNDTTable(t *testing.T) {
 	for _, c := range []struct {
@@ -230,7 +231,7 @@ func TestNDTTable(t *testing.T) {
 }
 
 // Even radices with ties to +: CBest puts d_m+ on Card0; the paper's odd-k orientation
-// (d_m- on Card0) is far worse (ndt §2.4).
+// (d_m- on Card0) is far worse (docs/model.md, Networks).
 func TestCBestEvenRadix(t *testing.T) {
 	for _, c := range []struct {
 		radix        []int

@@ -27,13 +27,14 @@ func distinct(r []Ranked) []int64 {
 	return v
 }
 
-// ndt §6.1, exhaustive search: CBest is optimal, with the second-best and worst values.
+// Exhaustive search ([nDT] §3.5, Theorem 3.1, proves it for odd k): CBest is optimal,
+// with the second-best and worst values of an independent enumeration.
 func TestRankConfigurationsNDT(t *testing.T) {
 	for _, c := range []struct {
 		n, k        int
 		count       int
 		min, second int64
-		worst       int64 // 0 when the spec gives none
+		worst       int64 // 0 when the table gives none
 		minimisers  int
 	}{
 		{3, 5, 10, 146, 178, 238, 2},
@@ -67,7 +68,7 @@ func TestRankConfigurationsNDT(t *testing.T) {
 }
 
 // 3DT: k = 3 is the exception (A, B, E, F at 14 beat D, G at 16); D and G tie for odd
-// k ≥ 5; D alone is best for even k, tied with E at k = 2 (spec 3dt §8.1 item 9).
+// k ≥ 5; D alone is best for even k, tied with E at k = 2 ([TR] §5.2.6).
 func TestRankConfigurations3DT(t *testing.T) {
 	firsts := func(k int) (names string, cbestRank int) {
 		for _, x := range rank(t, cube(3, k)) {

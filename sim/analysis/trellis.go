@@ -7,7 +7,7 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// TrellisLayout is Algorithm 2 of the twisted-tori paper (Section 8, spec §1.6): the
+// TrellisLayout is Algorithm 2 of the twisted-tori paper ([TT] §8): the
 // trellis folding of a 2a×a RTT onto a grid of 2a columns and a rows, so that every
 // link is short. Node x + 2a·y goes to position pos[node] = (column, row), row 0 at the
 // bottom. The steps: place node (x, y) at column x, row y; rotate row i by i positions

@@ -11,7 +11,7 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// The hop table of spec/5dt-extoll-adaptive.md §7 (a brute-force count, not the
+// The hop table (claim R4 of docs/references.md: a brute-force count, not the
 // paper's): average switch-to-switch hops over ordered pairs of distinct PEs, and
 // internal-link hops per packet, for TSDOR and DORT on the nDT tori of the papers, and
 // the mD torus of the same PEs.
@@ -33,7 +33,7 @@ var hopTable = []struct {
 
 func near3(got, want float64) bool { return math.Abs(got-want) <= 0.0005 }
 
-// TSDOR's and DORT's average hops and internal-link hops per packet reproduce §7's
+// TSDOR's and DORT's average hops and internal-link hops per packet reproduce the hop
 // table to its three decimals, and so do the mD tori's average distances.
 func TestTSDORHopTable(t *testing.T) {
 	ctx := context.Background()
@@ -63,7 +63,7 @@ func TestTSDORHopTable(t *testing.T) {
 			{row.md + " hops", md.AvgHops, row.mdHops},
 		} {
 			if !near3(c.got, c.want) {
-				t.Errorf("%s: %s %.4f, §7 gives %.3f", row.twin, c.what, c.got, c.want)
+				t.Errorf("%s: %s %.4f, the hop table gives %.3f", row.twin, c.what, c.got, c.want)
 			}
 		}
 		// TSDOR's saving over DORT is all on the internal link (both are minimal outside).
@@ -75,8 +75,8 @@ func TestTSDORHopTable(t *testing.T) {
 
 // In the paper's own orientation of the 5DT node (d2- on Card0, footnote 6) TSDOR's
 // hops are the same (its split-dimension tie follows the source card), while DORT with
-// ties sent + is the worse configuration the nDT spec computes (§6.1: 4.5 external +
-// 2.376 internal = 6.876 links).
+// ties sent + is the worse configuration an independent brute-force count gives (4.5
+// external + 2.376 internal = 6.876 links).
 func TestTSDORPaperOrientation(t *testing.T) {
 	ctx := context.Background()
 	net := topology.MustNew("twin:4x4x2x4x4/d0+,d0-,d1+,d1-,d2-")
@@ -91,11 +91,11 @@ func TestTSDORPaperOrientation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// §6.1 averages over N² pairs, self included: rescale ours (N·(N−1) pairs).
+	// That count averages over N² pairs, self included: rescale ours (N·(N−1) pairs).
 	n := float64(net.Terminals())
 	ext, in := dt.AvgExternalHops*(n-1)/n, dt.AvgInternalHops*(n-1)/n
 	if math.Abs(ext-4.5) > 0.0005 || math.Abs(in-2.376) > 0.0005 {
-		t.Errorf("DORT, d2- on Card0, ties +: %.4f external + %.4f internal per pair (self included), §6.1 gives 4.5 + 2.376", ext, in)
+		t.Errorf("DORT, d2- on Card0, ties +: %.4f external + %.4f internal per pair (self included), want 4.5 + 2.376", ext, in)
 	}
 }
 
@@ -142,7 +142,7 @@ func tsdorShapes(short bool) []string {
 	return out
 }
 
-// TSDOR's channel dependency graph is acyclic (spec §2.6), in both orientations of the
+// TSDOR's channel dependency graph is acyclic ([EXT] §3.2), in both orientations of the
 // split dimension and with ties sent either way in the other dimensions.
 func TestTSDORAcyclic(t *testing.T) {
 	for _, spec := range tsdorShapes(testing.Short()) {

@@ -10,7 +10,7 @@ import (
 )
 
 // TwistedReport is the exact analysis of a twisted-tori network's minimal routing
-// records (spec §1.2–1.3, §4.1 items 1–5). Averages divide by N (self included, as
+// records ([TT] §3–5). Averages divide by N (self included, as
 // the paper does) unless the name says otherwise; ties between minimal records are
 // split evenly, as the paper's bounds assume.
 type TwistedReport struct {

@@ -27,7 +27,7 @@ func twistedReport(t *testing.T, kind topology.TwistedKind, a int, allPairs bool
 	return rep
 }
 
-// §4.1 item 1: the RTT 2a×a has diameter a, distance distribution Ω(0) = 1, Ω(d) = 4d
+// [TT] §3.3: the RTT 2a×a has diameter a, distance distribution Ω(0) = 1, Ω(d) = 4d
 // for 0 < d < a, Ω(a) = 2a − 1 (Proposition 6), average distance (4a² − 1)/(6a), and
 // equal averages in X and Y.
 func TestRTTDistances(t *testing.T) {
@@ -58,7 +58,7 @@ func TestRTTDistances(t *testing.T) {
 	}
 }
 
-// §4.1 item 2: the RT 2a×a has diameter 3a/2, average 3a/4 and LU 3/4.
+// [TT] §3.2, Remark 3: the RT 2a×a has diameter 3a/2, average 3a/4 and LU 3/4.
 func TestRTDistances(t *testing.T) {
 	for _, a := range []int{4, 8, 16, 32} {
 		rep := twistedReport(t, topology.KindRT, a, a <= 8)
@@ -68,10 +68,10 @@ func TestRTDistances(t *testing.T) {
 	}
 }
 
-// §4.1 item 3: PT diameter 2a and average a; PTT and PDTT diameter 3a/2, averages
-// 3.625, 7.3125, 14.65625, 29.328125 (≈ 11a/12) and 3.4375, 6.96875, 13.984375,
-// 27.9921875 (≈ 7a/8); the PDTT's dimensions equally used (LU = 1), the PTT's LU
-// about 11/12 (spec table: .921, .918, .917, .917).
+// [TT] Remark 4, Proposition 9, Remark 11: PT diameter 2a and average a; PTT and PDTT
+// diameter 3a/2, averages 3.625, 7.3125, 14.65625, 29.328125 (≈ 11a/12) and 3.4375,
+// 6.96875, 13.984375, 27.9921875 (≈ 7a/8); the PDTT's dimensions equally used (LU = 1),
+// the PTT's LU about 11/12 (spec table: .921, .918, .917, .917).
 func TestPrismaticDistances(t *testing.T) {
 	ptt := map[int]float64{4: 3.625, 8: 7.3125, 16: 14.65625, 32: 29.328125}
 	pdtt := map[int]float64{4: 3.4375, 8: 6.96875, 16: 13.984375, 32: 27.9921875}
@@ -95,11 +95,12 @@ func TestPrismaticDistances(t *testing.T) {
 	}
 }
 
-// §4.1 item 4: Algorithm 1's candidates give minimal paths for every pair (the
-// reports above check it), and the translates a minimal router needs, derived here
-// from the lattice alone, are exactly the candidates: 7 for the RTT (Proposition 12),
-// 21 for the PTT and 23 for the PDTT (the paper's "23 cases checked in parallel"). No
-// smaller set works, and every minimal record of every pair is among them.
+// [TT] §4, Algorithm 1 and Proposition 12: Algorithm 1's candidates give minimal paths
+// for every pair (the reports above check it), and the translates a minimal router
+// needs, derived here from the lattice alone, are exactly the candidates: 7 for the RTT
+// (Proposition 12), 21 for the PTT and 23 for the PDTT (the paper's "23 cases checked
+// in parallel"). No smaller set works, and every minimal record of every pair is among
+// them.
 func TestForcedTranslates(t *testing.T) {
 	want := map[topology.TwistedKind]int{topology.KindRT: 9, topology.KindRTT: 7, topology.KindPT: 27, topology.KindPTT: 21, topology.KindPDTT: 23}
 	for _, kind := range topology.TwistedKinds() {
@@ -118,7 +119,7 @@ func TestForcedTranslates(t *testing.T) {
 	}
 }
 
-// §4.1 item 5: the uniform-traffic bound from the channel loads (ties split evenly):
+// [TT] §5: the uniform-traffic bound from the channel loads (ties split evenly):
 // RT = PT = 4/a exactly; RTT = PTT = 24a/(4a²−1) exactly, the paper's 6/a with its
 // average rounded to 2a/3; PDTT the paper's 48/(7a) up to the same rounding. At a = 16:
 // 0.25 / 0.375 / 0.4286 in the paper, 0.25 / 0.3754 / 0.4291 exactly (spec table);
@@ -154,7 +155,7 @@ func TestTwistedBounds(t *testing.T) {
 	}
 }
 
-// §4.1 item 5, the paper's own argument (Section 5.2): the cut between columns a−1 and
+// [TT] §5.2, the paper's own argument: the cut between columns a−1 and
 // a crosses 4a links of the RTT (2a of the RT); P = (a⁴ − a²)/6 ordered pairs inside
 // one half cross it under minimal routing (ties at distance a counted half, eq. 8–9),
 // and the cut's bound equals the channel-load bound.
@@ -265,7 +266,7 @@ func wantRings(kind topology.TwistedKind, a, n int) int {
 	return rings
 }
 
-// §4.1 item 6: the trellis-folded RTT (Algorithm 2, Fig. 15) is a bijection onto the
+// [TT] §8: the trellis-folded RTT (Algorithm 2, Fig. 15) is a bijection onto the
 // 2a×a grid whose longest link is √5, for a = 4, 8, 16.
 func TestTrellisFolding(t *testing.T) {
 	for _, a := range []int{4, 8, 16} {

@@ -140,21 +140,21 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 	}
 }
 
-// R2 (spec §8): adaptive routing never deadlocks. Every selection function (and DOR/
-// DORT) under both escapes on the six networks, uniform traffic offered at 1
-// flit/cycle/PE, the most a NIC can offer (twice the saturation throughput or more on
-// the 128- and 512-PE twin tori; the 64-PE networks saturate near 0.75 with adaptive
-// routing, so there 1 is as far beyond as a NIC goes; the log shows what each
-// accepted), 128-flit input buffers (the tightest default split). The watchdog would
-// stop a deadlocked run; a partial deadlock, which the watchdog does not see while other
-// packets move, spreads and drives accepted traffic towards zero, so accepted traffic
-// must also hold its plateau: after the first of the run's four windows (the start-up,
-// while the buffers fill, which delivers more than the steady state), no window falls
-// below 75 % of the best. Adaptive routing past saturation settles some 20-35 % below
-// that first window on the 128- and 512-PE twin tori (the post-saturation drop of the
-// papers' adaptive curves), and stays there. The 100,000 cycles per run take about an hour
-// of CPU for the 108 runs: TWINTORUS_LONG=1 runs them; by default each runs 20,000
-// cycles, and -short keeps two networks.
+// R2 (docs/references.md; [AR] §3): adaptive routing never deadlocks. Every selection
+// function (and DOR/DORT) under both escapes on the six networks, uniform
+// traffic offered at 1 flit/cycle/PE, the most a NIC can offer (twice the saturation
+// throughput or more on the 128- and 512-PE twin tori; the 64-PE networks saturate near
+// 0.75 with adaptive routing, so there 1 is as far beyond as a NIC goes; the log shows
+// what each accepted), 128-flit input buffers (the tightest default split). The
+// watchdog would stop a deadlocked run; a partial deadlock, which the watchdog does not
+// see while other packets move, spreads and drives accepted traffic towards zero, so
+// accepted traffic must also hold its plateau: after the first of the run's four
+// windows (the start-up, while the buffers fill, which delivers more than the steady
+// state), no window falls below 75 % of the best. Adaptive routing past saturation
+// settles some 20-35 % below that first window on the 128- and 512-PE twin tori (the
+// post-saturation drop of the papers' adaptive curves), and stays there. The issue's
+// 100,000 cycles per run take about an hour of CPU for the 108 runs: TWINTORUS_LONG=1
+// runs them; by default each runs 20,000 cycles, and -short keeps two networks.
 func TestAdaptiveNoDeadlock(t *testing.T) {
 	cycles := acceptanceCycles(20000)
 	nets := []string{"twin:4x2x4", "twin:4x4x4", "twin:2x2x2x2x2", "twin:4x4x2x4x2", "torus:8x8", "torus:4x4x4"}

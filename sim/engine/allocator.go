@@ -23,7 +23,7 @@ const MaxISLIPIterations = 64
 // the input's VC pointer, of its VCs whose head wants that output. Pointers move one
 // beyond the matched partner only on an acceptance in the first iteration; later
 // iterations only add matches among the ports still free. The EXTOLL switch
-// arbitrates with iSLIP (spec/5dt-extoll-adaptive.md §1.1).
+// arbitrates with iSLIP ([EXT] §2.1).
 type Allocator struct {
 	ISLIP      bool
 	Iterations int // iSLIP's iterations, 1 to MaxISLIPIterations

@@ -12,7 +12,8 @@
 // closed-loop Program puts its messages in the same NIC source queues and hears of each
 // delivery (see Program).
 //
-// Timing model (defaults in MODEL.md; every value is a Params field):
+// Timing model (defaults in Defaults, described in docs/model.md; every value is a
+// Params field):
 //   - a flit crosses a link in LinkLatency cycles (InternalLatency for internal links);
 //   - a head flit that arrives at cycle a may leave at a + RoutingDelay;
 //   - crossbar: one flit per cycle per input port and per output port; an output port

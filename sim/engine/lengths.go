@@ -11,7 +11,7 @@ import (
 // PacketLengths is how long the packets of a run are, PacketFlits being the longest.
 // The zero value, LengthsFixed, is the papers' model: every packet is PacketFlits
 // long, and a closed-loop message's last packet is padded to that length.
-// LengthsUniform is EXTOLL's (spec/5dt-extoll-adaptive.md §1.3, packets of 1-32
+// LengthsUniform is EXTOLL's ([EXT] §2.1 and §4.1, packets of 1-32
 // cells): an open-loop packet's length is uniform over 1..PacketFlits, drawn for each
 // packet (the offered load stays in flits, so the packet rate is the load over the
 // mean length, (1+PacketFlits)/2); a closed-loop message is cut into packets of

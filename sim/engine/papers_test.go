@@ -38,7 +38,7 @@ func TestNoDeadlockBeyondSaturation(t *testing.T) {
 	}
 }
 
-// Configurations matter as the papers say (spec/3dt.md §7.1, §8.2): twin:4x4x4 (128
+// Configurations matter as the papers say ([TR] §7.3, [Th] Fig. 1.5): twin:4x4x4 (128
 // PEs), uniform, 4-flit packets, 128-flit input buffers, bubble: saturation throughput
 // orders D > C > A, and D is at least 1.5 times A. Saturation throughput is the
 // accepted traffic under an offered load far beyond saturation (0.8), which bubble

@@ -152,13 +152,13 @@ type Params struct {
 	// CrossbarPerVC gives every input VC its own crossbar input (BlueGene/L's switch):
 	// the VCs of one input port forward packets concurrently, one new packet per input
 	// port per cycle, each at one flit per cycle. False: one crossbar input per port,
-	// one packet at a time (MODEL.md). Virtual cut-through only. In YAML and JSON as
-	// TransitPriority, for the same reasons.
+	// one packet at a time (the default model, docs/model.md). Virtual cut-through
+	// only. In YAML and JSON as TransitPriority, for the same reasons.
 	CrossbarPerVC bool `yaml:"crossbar_per_vc" json:"crossbar_per_vc,omitempty"`
 	// ConsumeAll lets every packet that has reached its NIC's switch eject at once,
 	// each at one flit per cycle from its own input VC (INSEE's "multiple" consumption,
 	// its default, under which the twisted-tori paper ran); false: one ejection port
-	// per NIC, one packet at a time (MODEL.md). Needs CrossbarPerVC and the rr2
+	// per NIC, one packet at a time (the default model). Needs CrossbarPerVC and the rr2
 	// allocator without output queues or VOQs. In YAML and JSON as TransitPriority.
 	ConsumeAll bool `yaml:"consume_all" json:"consume_all,omitempty"`
 	// ReserveOutputVCs arbitrates output VCs instead of output ports (INSEE's router):
@@ -166,10 +166,10 @@ type Params struct {
 	// packet, and its packet crosses the link right after the ones granted before it;
 	// an output VC holds one packet at a time, from its grant until its tail has left,
 	// and each output VC grants one request per cycle. False: a head waits until the
-	// output port is free and each port grants one request per cycle (MODEL.md). Its
-	// runs do not depend on the order in which switches are visited (the CrossbarPerVC
-	// exception in enqueue does not apply). Same requirements as ConsumeAll; in YAML
-	// and JSON as TransitPriority.
+	// output port is free and each port grants one request per cycle (the default
+	// model). Its runs do not depend on the order in which switches are visited (the
+	// CrossbarPerVC exception in enqueue does not apply). Same requirements as
+	// ConsumeAll; in YAML and JSON as TransitPriority.
 	ReserveOutputVCs bool `yaml:"reserve_output_vcs" json:"reserve_output_vcs,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
@@ -181,7 +181,8 @@ type Params struct {
 	Threads int `yaml:"threads" json:"-"`
 }
 
-// Defaults are the MODEL.md defaults.
+// Defaults are the model's defaults (docs/model.md): the 3DT papers' switch ([TR] §7.1,
+// [J] §6.1) with one cycle per link and per routing decision, where they are silent.
 func Defaults() Params {
 	return Params{PacketFlits: 4, LinkLatency: 1, RoutingDelay: 1, PortFlits: 128,
 		Warmup: 5000, Measure: 20000, Seed: 1, Watchdog: 10000, SaturationTolerance: 0.02}

@@ -30,11 +30,11 @@ func Presets() []Preset {
 	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset(), inseePreset()}
 }
 
-// threeDTPreset is the 3DT papers' switch: MODEL.md's defaults.
+// threeDTPreset is the 3DT papers' switch: the model's defaults (docs/model.md).
 func threeDTPreset() Preset {
 	return Preset{
 		Name:    "3dt",
-		Summary: "the 3DT papers (MODEL.md defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
+		Summary: "the 3DT papers (the defaults): 128 flits per input port, split among the VCs rounded up to a power of two (at least 4 under vc and on internal links), 4-flit packets",
 		Source:  "[TR] §7.1, [J] §6.1",
 		params:  Defaults(),
 	}
@@ -46,8 +46,8 @@ func adaptivePreset() Preset {
 	p.PortFlits, p.BufferSplit, p.PacketFlits = 1024, SplitEqual, 4
 	return Preset{
 		Name:    "adaptive",
-		Summary: "paper (b), adaptive routing for nDT tori (spec/5dt-extoll-adaptive.md §4.2): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
-		Source:  "spec/5dt-extoll-adaptive.md §4.2",
+		Summary: "paper (b), adaptive routing for nDT tori ([AR] §4.1): 1024 flits per input port split equally among the VCs the routing uses (DOR 2x512, DORT internal 4x256, adaptive 4x256 and 8x128), 4-flit packets",
+		Source:  "[AR] §4.1, Table 3",
 		params:  p,
 	}
 }
@@ -64,8 +64,7 @@ func LookupPreset(name string) (Preset, error) {
 	return Preset{}, fmt.Errorf("unknown switch preset %q: accepted are %s", name, strings.Join(names, ", "))
 }
 
-// cswitchPreset is the C-switch paper's model (thesis, paper 1, §6.1; spec
-// thesis-cswitch-overview.md §3.9).
+// cswitchPreset is the C-switch paper's model ([CS] §6.1, the thesis' first paper).
 func cswitchPreset() Preset {
 	p := Defaults()
 	p.Switching = CutThrough
@@ -100,8 +99,7 @@ func cswitchPreset() Preset {
 	}
 }
 
-// knsPreset is the KNS paper's model (Peñaranda et al. §5.1; spec
-// alternative-topologies.md §3.3).
+// knsPreset is the KNS paper's model (Peñaranda et al., [KNS] §5.1).
 func knsPreset() Preset {
 	p := Defaults()
 	p.Switching = CutThrough
@@ -134,7 +132,7 @@ func knsPreset() Preset {
 }
 
 // inseePreset is the twisted-tori paper's router, simulated there with INSEE (Cámara et
-// al., TPDS §6; spec alternative-topologies.md §1.4): BlueGene/L-like, the buffers in
+// al., [TT] §6.1): BlueGene/L-like, the buffers in
 // packets of 16 phits, a phit being what a link moves per cycle (our flit).
 func inseePreset() Preset {
 	p := Defaults()
@@ -148,7 +146,7 @@ func inseePreset() Preset {
 	return Preset{
 		Name:     "insee",
 		Summary:  "twisted-tori paper (INSEE): virtual cut-through, 3 VCs of 4 packets per link (a bubble escape VC and two adaptive ones), an 8-packet injection queue, transit before injection, 16-phit packets",
-		Source:   "[TT] §6 (seed 001, lines 276-294); spec alternative-topologies.md §1.4",
+		Source:   "[TT] §6.1",
 		Deadlock: "bubble",
 		Stated: []string{
 			"virtual cut-through, Bubble deadlock avoidance, 3 VCs per physical input port: one escape VC with deterministic routing and two fully adaptive ones (run with --routing twisted-adaptive)",
@@ -160,7 +158,7 @@ func inseePreset() Preset {
 			"every input VC has its own crossbar input (BlueGene/L's switch), so the three VCs of a link forward concurrently",
 			"as INSEE does (its source, github.com/navaridas/insee: arbitrate.c, perform_mov.c): output VCs are arbitrated, not output ports, so a packet may be granted an output VC while the link carries another VC's packet and crosses it right after (reserve_output_vcs); every input VC may eject at once (consume_all, INSEE's default \"multiple\" consumption)",
 			"one injection port of one VC per node, one phit per cycle",
-			"routing and link each take 1 cycle (MODEL.md): the paper gives no pipeline",
+			"routing and link each take 1 cycle (the model's defaults): the paper gives no pipeline",
 			"the adaptive VCs are chosen by the routing's selection function (--selection; the paper names none)",
 			"Bernoulli injection per cycle, the discrete form of the paper's Poisson arrivals",
 		},
@@ -168,7 +166,7 @@ func inseePreset() Preset {
 	}
 }
 
-// extollPreset is the EXTOLL paper's card (spec/5dt-extoll-adaptive.md §1.2–1.3;
+// extollPreset is the EXTOLL paper's card ([EXT] §2.1–2.2 and its EXTOLLsim model, §3;
 // docs/model.md lists what is modelled and what is not).
 func extollPreset() Preset {
 	p := Defaults()
@@ -178,20 +176,20 @@ func extollPreset() Preset {
 	return Preset{
 		Name:    "extoll",
 		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), packets of 1-32 cells (uniform lengths in open loop; messages cut into 32-cell packets and an unpadded last one in closed loop)",
-		Source:  "spec/5dt-extoll-adaptive.md §1.2-1.3",
+		Source:  "[EXT] §2.1-2.2, §3",
 		Stated: []string{
 			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
 			"virtual cut-through, credit-based flow control, a routing unit per input port",
 			"iSLIP arbitration",
 			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
-			"variable-size packets of 1-32 cells of 16 bytes; a 16-byte message is a 1-cell packet, a 512-byte one a 32-cell packet (§4.1)",
+			"variable-size packets of 1-32 cells of 16 bytes; a 16-byte message is a 1-cell packet, a 512-byte one a 32-cell packet (§4.2.1)",
 		},
 		Choices: []string{
 			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
 			"a flit is one 16-byte cell",
 			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
 			"open-loop packet lengths uniform over 1-32 cells (mean 16.5), drawn per packet (the paper gives no distribution; packet_lengths: fixed and packet_flits change it)",
-			"link and routing latencies 1 cycle (MODEL.md's defaults)",
+			"link and routing latencies 1 cycle (the model's defaults)",
 		},
 		params: p,
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/twintorus/twintorus/sim/engine"
 )
 
-// DeadlockExample is one of the 3DT papers' deadlock examples (spec/3dt.md §5.3) as a
+// DeadlockExample is one of the 3DT papers' deadlock examples ([TR] §6.2.2) as a
 // runnable point: with Deadlock "none" it deadlocks, with "vc" or "bubble" it flows.
 type DeadlockExample struct {
 	Name, About string

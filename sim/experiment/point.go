@@ -45,8 +45,8 @@ type Point struct {
 	engine.Params `yaml:",inline" json:",inline"`
 }
 
-// NewPoint is a Point with the MODEL.md defaults: bubble flow control, uniform traffic,
-// one-packet messages and engine.Defaults().
+// NewPoint is a Point with the model's defaults (docs/model.md): bubble flow control,
+// uniform traffic, one-packet messages and engine.Defaults().
 func NewPoint(topology string, load float64) Point {
 	p := Point{Topology: topology, Deadlock: "bubble", Tie: "plus", Traffic: "uniform", Params: engine.Defaults()}
 	p.Load = load

@@ -91,7 +91,8 @@ func TestRunAcceptanceWorkers(t *testing.T) {
 	t.Logf("acceptance sweep, 120 simulations: 1 worker %v, 2 workers %v: speed-up %.2f",
 		times[0].Round(time.Millisecond), times[1].Round(time.Millisecond), times[0].Seconds()/times[1].Seconds())
 
-	// Configuration D saturates later and delivers more than A (MODEL.md's DORT, bubble).
+	// Configuration D saturates later and delivers more than A (DORT, bubble: the
+	// model's defaults).
 	sats := last.Saturations()
 	if len(sats) != 2 || sats[0].Curve != "twin:4x4x4/A bubble uniform" || sats[1].Curve != "twin:4x4x4/D bubble uniform" {
 		t.Fatalf("saturations %+v", sats)

@@ -165,10 +165,10 @@ func Fixed(loads ...float64) Loads { return Loads{Values: loads} }
 // Auto is a saturation search.
 func Auto(a AutoSearch) Loads { return Loads{Auto: &a} }
 
-// NewSpec is a spec over the given topologies with the MODEL.md defaults: default
-// routing, bubble flow control, DOR ties to +, uniform traffic, one-packet messages,
-// engine.Defaults(), one replication with seed 1, and DefaultMetrics. Set Loads before
-// using it.
+// NewSpec is a spec over the given topologies with the model's defaults
+// (docs/model.md): default routing, bubble flow control, DOR ties to +, uniform
+// traffic, one-packet messages, engine.Defaults(), one replication with seed 1, and
+// DefaultMetrics. Set Loads before using it.
 func NewSpec(topologies ...string) Spec {
 	return Spec{
 		Topologies: topologies,

@@ -9,7 +9,7 @@ import (
 )
 
 // Duato is fully adaptive minimal routing by Duato's method on tori, meshes and nDT
-// twin tori (spec/5dt-extoll-adaptive.md §3): every link gets adaptive VCs on top of
+// twin tori ([AR] §3): every link gets adaptive VCs on top of
 // the escape VCs of DOR or DORT (the dateline pair or bubble flow control, as the
 // deterministic routing uses them), and at every hop a packet is offered
 //
@@ -21,7 +21,7 @@ import (
 //     adaptive VCs only when DORT's own output is the internal link;
 //   - last, the escape: DOR/DORT's hop on its escape VC, marked Escape.
 //
-// A packet that takes an escape VC stays on escape VCs (the papers' rule, §3.1), unless
+// A packet that takes an escape VC stays on escape VCs (the papers' rule, [AR] §3), unless
 // the routing is made with Return, which offers it the adaptive VCs again at the next
 // hop; analysis.CheckRouting then checks Duato's condition on the extended channel
 // dependency graph (indirect dependencies through adaptive channels).

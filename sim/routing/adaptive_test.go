@@ -243,7 +243,7 @@ func pathRange(t *testing.T, rt Func, src, dst int) (lo, hi int) {
 	return lo, hi
 }
 
-// algorithm1 is paper (b)'s Algorithm 1 as printed (spec §3.3), for a configuration
+// algorithm1 is paper (b)'s Algorithm 1 as printed ([AR] §3), for a configuration
 // with d_mid- on Card0: the ports it offers adaptive VCs of, by name, and whether
 // it adds the internal link.
 func algorithm1(net *topology.Network, s, dst int, pdetInternal bool) []string {

@@ -7,7 +7,7 @@ import (
 )
 
 // DESTRO is the deterministic, load-balanced routing of k-ary n-trees that the
-// C-switch paper uses (its ref. [9]; spec thesis-cswitch-overview.md §3.3): a packet
+// C-switch paper uses (its ref. [9]; [CS] §4.1): a packet
 // to terminal h = h_{n−1}…h_0 climbs, taking up port k + h_s at stage s, until it
 // reaches a switch above h, turns around there to down port h_s and descends along
 // down ports h_s. Every decision reads only the destination, so the up ports of the

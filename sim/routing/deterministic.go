@@ -10,8 +10,8 @@ import (
 
 // Deterministic is DOR (tori, meshes) or DORT (twin tori) with a deadlock-avoidance
 // scheme. It is one function for every family and every twin configuration: the
-// internal-link traffic types of spec/3dt.md §5.2 are derived from which dimensions the
-// configuration splits.
+// internal-link traffic types of [TR] §6.2.1 (Fig. 10) are derived from which
+// dimensions the configuration splits.
 //
 // Internal-link VCs, for a configuration with S split dimensions:
 //   - type 1 (crossing to reach a dimension that is not split): one VC, present only
@@ -294,7 +294,7 @@ func (r *Deterministic) decide(hop Hop, inDim int8) Candidate {
 	return c
 }
 
-// upLow is the dateline class of an external hop (spec/3dt.md §5.4, Algorithm 4): Up
+// upLow is the dateline class of an external hop ([TR] §6.3.1, Algorithm 4): Up
 // when the destination digit is greater than the current one, Low otherwise. Low may
 // still cross the wrap-around link; Up never does.
 func upLow(up bool) int8 {
@@ -346,7 +346,7 @@ func (r *Deterministic) Ring(s, p, vc int) int64 {
 }
 
 // InternalVCs describes the internal-link VCs: for each, its traffic type (1, 2 or 3,
-// spec/3dt.md §5.2) and, for type 2, the split dimension and class ("up", "low", or
+// [TR] §6.2.1) and, for type 2, the split dimension and class ("up", "low", or
 // "" under bubble flow control).
 func (r *Deterministic) InternalVCs() []InternalVC {
 	var out []InternalVC

@@ -48,10 +48,10 @@ type Scheme uint8
 
 const (
 	// SchemeVC uses dateline virtual channels: Up/Low classes on every external link
-	// and, on the internal link, one VC per traffic type (spec/3dt.md §5.4).
+	// and, on the internal link, one VC per traffic type ([TR] §6.3.1).
 	SchemeVC Scheme = iota
 	// SchemeBubble uses one VC on external links with bubble flow control on ring
-	// entry, and one internal-link VC per traffic type (spec/3dt.md §5.5).
+	// entry, and one internal-link VC per traffic type ([TR] §6.3.2).
 	SchemeBubble
 	// SchemeNone uses one VC everywhere and no bubble: it can deadlock, on purpose.
 	SchemeNone

@@ -22,7 +22,8 @@ type RoutingDef struct {
 	// Auto: Default may pick this routing for a network whose family names none.
 	Auto bool
 	// Scheme is the deadlock scheme a run uses when none is named: bubble for DOR and
-	// DORT (MODEL.md), escape for the table-based routings, none for up*/down*.
+	// DORT (the 3DT papers'; docs/model.md), escape for the table-based routings, none
+	// for up*/down*.
 	Scheme Scheme
 	// SchemeFor, when set, chooses the default scheme per network instead (adaptive:
 	// vc where DOR/DORT can escape, escape elsewhere); SchemeDoc says so in help texts.

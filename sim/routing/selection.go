@@ -15,7 +15,7 @@ type SelectionDef struct {
 	Summary string
 }
 
-// Selections lists the selection functions (spec/5dt-extoll-adaptive.md §3.4). An
+// Selections lists the selection functions ([AR] §3.1–3.2). An
 // adaptive candidate is *available* when its downstream VC has room for the packet
 // (paper (b): "free space to store the packet in the neighbour node"; a port busy
 // with another packet does not count against it), and *low* when less than the
@@ -330,9 +330,9 @@ func (sel *selector) Select(s, in int, opts []Option) int {
 	return escapeOf(opts)
 }
 
-// pick is PickLevel of the spec: round-robin among the available adaptive candidates
-// of the classes in mask whose VC is low, else among the high ones; -1 when none is
-// available.
+// pick is the choice within one priority level: round-robin among the available
+// adaptive candidates of the classes in mask whose VC is low, else among the high ones;
+// -1 when none is available.
 func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 	last := sel.ptr[key]
 	bestLow, bestHigh := -1, -1

@@ -13,7 +13,7 @@ import (
 // of meta node m + e_α. Inside a cluster packets follow shortest paths from a table
 // (lowest neighbour first on ties), as the paper's toroid-spr does in length.
 //
-// Algorithm R (spec §2.3) is dimension order on the meta torus, ascending α, the
+// Algorithm R ([TCT] §3.2) is dimension order on the meta torus, ascending α, the
 // shorter way round each ring (the + way at k/2): from the current node, go inside
 // the cluster to the node that carries dimension α's link in that direction, cross,
 // and in every intermediate cluster take the one hop from the arrival node to the

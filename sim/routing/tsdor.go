@@ -6,10 +6,9 @@ import (
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
-// TSDOR is Twin Source Dimension Order Routing (EXTOLL paper §3.1–3.2,
-// spec/5dt-extoll-adaptive.md §2): deterministic routing for nDT twin tori whose cards
-// have only two deterministic VCs per traffic class, as EXTOLL's do, where DORT needs
-// four on the internal link.
+// TSDOR is Twin Source Dimension Order Routing ([EXT] §3.1–3.2): deterministic routing
+// for nDT twin tori whose cards have only two deterministic VCs per traffic class, as
+// EXTOLL's do, where DORT needs four on the internal link.
 //
 //   - A packet from PE0 (Card0) travels the dimensions in ascending order, d0 first; a
 //     packet from PE1 in descending order, d_{n-1} first. As DORT, it crosses the

@@ -10,7 +10,7 @@ import (
 )
 
 // Vec is a displacement in the unfolded plane (space) of a twisted torus: the routing
-// record (ΔX, ΔY, ΔZ) of spec §1.3. Unused dimensions are 0.
+// record (ΔX, ΔY, ΔZ) of [TT] §4. Unused dimensions are 0.
 type Vec [3]int
 
 // L1 is |ΔX| + |ΔY| + |ΔZ|, the hops of a record.
@@ -23,8 +23,8 @@ func abs(v int) int {
 	return v
 }
 
-// TwistedGeometry is the routing-record generator of a twisted-tori network (spec
-// §1.3, Algorithm 1 of Cámara et al.): a network of side a is the lattice Z^n modulo
+// TwistedGeometry is the routing-record generator of a twisted-tori network ([TT]
+// §4, Algorithm 1 of Cámara et al.): a network of side a is the lattice Z^n modulo
 // L, and the displacement Δ = d − s of two nodes' coordinates stands for every
 // Δ + t, t in L. Algorithm 1 tries a fixed set of translates t (7 for the RTT, 21 for
 // the PTT, 23 for the PDTT; 9 and 27 for the standard RT and PT, where they are
@@ -57,8 +57,8 @@ const maxTwistedTies = 16
 
 // TwistedCandidates is Algorithm 1's set of translates in units of a, for each kind:
 // the seven tiles around the RTT's own (Proposition 12), times the Z ring's three for
-// the PTT, the 23 of spec §1.3 for the PDTT, and per-ring minimal routing for RT and
-// PT. analysis.ForcedTranslates derives the necessary sets independently.
+// the PTT, the 23 of [TT] §4's "23 cases" for the PDTT, and per-ring minimal routing
+// for RT and PT. analysis.ForcedTranslates derives the necessary sets independently.
 func TwistedCandidates(kind topology.TwistedKind) []Vec {
 	rtt := []Vec{{0, 0, 0}, {-1, -1, 0}, {1, -1, 0}, {2, 0, 0}, {-2, 0, 0}, {1, 1, 0}, {-1, 1, 0}}
 	var rt []Vec
@@ -85,7 +85,7 @@ func TwistedCandidates(kind topology.TwistedKind) []Vec {
 		return withZ(rt)
 	case topology.KindPTT:
 		return withZ(rtt)
-	case topology.KindPDTT: // spec §1.3: (0,0,0); (±2,0,0); (±1,±1,0); (±1,0,±1); (0,±1,±1); (±2,±1,±1)
+	case topology.KindPDTT: // [TT] §4's 23 cases: (0,0,0); (±2,0,0); (±1,±1,0); (±1,0,±1); (0,±1,±1); (±2,±1,±1)
 		out := []Vec{{0, 0, 0}, {2, 0, 0}, {-2, 0, 0}}
 		for _, s1 := range []int{1, -1} {
 			for _, s2 := range []int{1, -1} {
@@ -336,7 +336,7 @@ func twistedGeometryOf(net *topology.Network) (*TwistedGeometry, error) {
 	return NewTwistedGeometry(kind, a), nil
 }
 
-// TwistedDOR is dimension-order routing on the routing record (spec §1.3): at every
+// TwistedDOR is dimension-order routing on the routing record ([TT] §4): at every
 // hop the first dimension, in the order X, Y, Z, in which the remaining record is not
 // zero, in the record's direction. It is the escape channel of the TPDS router and a
 // deterministic routing of its own. Under bubble flow control (one VC) every ring of
@@ -473,7 +473,7 @@ func twistedDORRouting() RoutingDef {
 	}
 }
 
-// TwistedAdaptive is the router of the TPDS paper's simulations (spec §1.3–1.4, after
+// TwistedAdaptive is the router of the TPDS paper's simulations ([TT] §6.1, after
 // the Adaptive Bubble Router of its ref. [19], as in BlueGene/L): VC 0 of every link is
 // the escape channel, dimension order on the record with bubble flow control
 // (TwistedDOR), and Adaptive more VCs (two in the paper) are fully adaptive: any

@@ -30,7 +30,7 @@ type pairing struct {
 }
 
 // papersPairings are the radices the papers give for the tori they compare an nDT
-// with (spec/5dt-extoll-adaptive.md §4.1–4.2, spec/ndt.md §4). Where a paper gives an
+// with ([EXT] Table 1, [AR] Tables 1–2, [nDT] §5.1). Where a paper gives an
 // nDT's PE count but no radices (the nDT paper's 8,192-PE 4D/7DT/7D and its 4,096-PE
 // collectives) the rule of Equivalents applies.
 func papersPairings() []pairing {

@@ -8,7 +8,7 @@ import (
 )
 
 // FamilyKNS is the k-ary n-direct s-indirect hybrid family (Peñaranda et al., J.
-// Supercomputing 2016; spec alternative-topologies.md §3).
+// Supercomputing 2016; [KNS] §3).
 const FamilyKNS Family = "kns"
 
 // The indirect subnets of a KNS network.

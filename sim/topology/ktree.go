@@ -9,8 +9,7 @@ import (
 )
 
 // The k-ary n-tree (a fat-tree) and its T-switch version (thesis, paper 1: "Formalization
-// and configuration methodology for high-radix combined switches"; spec
-// thesis-cswitch-overview.md §3.3–3.8).
+// and configuration methodology for high-radix combined switches"; [CS] §4–5).
 const (
 	FamilyKTree   Family = "ktree"
 	FamilyFatTree Family = "fattree" // another name for ktree: fattree:K,N prints as ktree:K,N

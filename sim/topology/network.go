@@ -43,7 +43,7 @@ type Port struct {
 	Dir  int8 // +1 or -1 for a dimension port, else 0
 	// Length is the length of the link leaving this port in standard links, 0 or 1 for
 	// a standard one: without a Latency of its own the link takes Length times the
-	// engine's link latency (RUFT's long return links, KNS §5.1).
+	// engine's link latency (RUFT's long return links, [KNS] §5.1).
 	Length uint8
 	// Label indexes the network's port labels (Network.Label); 0 is no label.
 	Label    uint16

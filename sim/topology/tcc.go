@@ -2,7 +2,7 @@ package topology
 
 // FamilyTCC is the torus-connected cycles TCC(n, k) of Bossard and Kaneko (2015), the
 // network the TCT paper compares with: the same meta torus, with a 2n-node cycle as
-// the cluster. The paper does not restate its port layout; like spec §2.4 we put the −α
+// the cluster. The paper does not restate its port layout; we put the −α
 // port on cycle node 2α and the +α port on node 2α+1, so that passing through a
 // cluster along dimension α is one hop, as in a TCT.
 const FamilyTCC Family = "tcc"

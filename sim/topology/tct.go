@@ -102,10 +102,10 @@ func clusterSize(switches, metas, clusterPorts int64) Size {
 
 // clusterTorus builds k^n copies of a cluster of 2n nodes (switches 2n·meta + i, meta
 // index u_0 + k·u_1 + …), one PE per switch. Cluster node 2α + y carries dimension α's
-// external link: node 2α+1 of meta m joins node 2α of meta m + e_α (spec §2.2: the
-// partner flips y). Port order on a switch: its cluster ports (neighbours ascending,
-// labelled by label), its external port ("d<α>+" or "d<α>-", when k > 1), its PE.
-// With k = 1 it is the cluster alone.
+// external link: node 2α+1 of meta m joins node 2α of meta m + e_α ([TCT] §3.1,
+// Definition 3: the partner flips y). Port order on a switch: its cluster ports
+// (neighbours ascending, labelled by label), its external port ("d<α>+" or "d<α>-",
+// when k > 1), its PE. With k = 1 it is the cluster alone.
 func clusterTorus(s Spec, n, k int, adj [][]int, label func(i, j int) string) (*Network, error) {
 	size := 2 * n
 	metas := 1

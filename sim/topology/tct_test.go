@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// specNeighbours is the toroid's explicit neighbour functions n1…n5 as spec §2.1 writes
-// them (verified there against Definition 2 for n = 1..15), an independent reading of
-// the definition, on coordinates.
+// specNeighbours is the toroid's explicit neighbour functions n1…n5 as [TCT] §2.2 writes
+// them (rebuilt from the garbled text and checked against Definition 2 for n = 1..15), an
+// independent reading of the definition, on coordinates.
 func specNeighbours(n int, u [3]int) [][3]int {
 	ux, uy, uz := u[0], u[1], u[2]
 	mod := func(v, m int) int { return ((v % m) + m) % m }
@@ -47,7 +47,7 @@ func specNeighbours(n int, u [3]int) [][3]int {
 	return clean
 }
 
-// Definition 2 as ToroidEdge reads it gives the same graph as the spec's explicit
+// Definition 2 as ToroidEdge reads it gives the same graph as the paper's explicit
 // neighbour functions, for n = 1..15; node 2α+y sits where Fig. 5's port map puts
 // dimension α, and every node exists once.
 func TestToroidMatchesExplicitNeighbours(t *testing.T) {
@@ -60,7 +60,7 @@ func TestToroidMatchesExplicitNeighbours(t *testing.T) {
 				t.Fatalf("n=%d: two nodes at %v", n, c)
 			}
 			pos[c] = i
-			// α(u) = u_x(n−1) + u_z(−1)^{u_x} (spec §2.1).
+			// α(u) = u_x(n−1) + u_z(−1)^{u_x} ([TCT] Fig. 5).
 			sign := 1
 			if x == 1 {
 				sign = -1
@@ -76,7 +76,7 @@ func TestToroidMatchesExplicitNeighbours(t *testing.T) {
 			for _, v := range specNeighbours(n, [3]int{x, y, z}) {
 				j, ok := pos[v]
 				if !ok {
-					t.Fatalf("n=%d: the spec's neighbour %v of %v does not exist", n, v, [3]int{x, y, z})
+					t.Fatalf("n=%d: the explicit neighbour %v of %v does not exist", n, v, [3]int{x, y, z})
 				}
 				edges[[2]int{min(i, j), max(i, j)}] = true
 			}
@@ -85,7 +85,7 @@ func TestToroidMatchesExplicitNeighbours(t *testing.T) {
 		for i, nb := range adj {
 			for _, j := range nb {
 				if !edges[[2]int{min(i, j), max(i, j)}] {
-					t.Errorf("n=%d: edge %d-%d is not in the spec's neighbour functions", n, i, j)
+					t.Errorf("n=%d: edge %d-%d is not in the explicit neighbour functions", n, i, j)
 				}
 				count++
 			}
@@ -173,7 +173,8 @@ func TestTCTStructure(t *testing.T) {
 			t.Errorf("TCT(%d,%d): maximum degree %d > 6", n, k, maxDeg)
 		}
 	}
-	// Property 2 [D]: n = 4 is 4-regular, n even ≥ 6 5-regular, odd n ≥ 5 has degrees 5 and 6.
+	// Property 2 ([TCT] §3.1) worked out: n = 4 is 4-regular, n even ≥ 6 5-regular, odd
+	// n ≥ 5 has degrees 5 and 6.
 	for n, want := range map[int][]int{1: {2}, 2: {3}, 3: {4}, 4: {4}, 5: {5, 6}, 6: {5}, 7: {5, 6}, 8: {5}} {
 		net := MustNew(fmt.Sprintf("tct:%d,2", n))
 		var degs []int

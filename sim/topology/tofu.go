@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// FamilyTofu is the Tofu-like network the TCT paper compares with (spec §2.3, Lemma
+// FamilyTofu is the Tofu-like network the TCT paper compares with ([TCT] §4, Lemma
 // 1): k³ groups on a 3D k-ary torus (X, Y, Z), each group a (2, 3, 2) block of 12
 // nodes (a and c lines of two nodes, b a ring of three), so 12k³ nodes of degree 10:
 // 4 links inside the group, 6 to the neighbouring groups (every node has its own X, Y

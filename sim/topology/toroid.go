@@ -12,13 +12,13 @@ const FamilyToroid Family = "toroid"
 // MaxToroidN bounds n for toroids and the networks built of them.
 const MaxToroidN = 32
 
-// The n-toroid, Definition 2 of the TCT paper (spec §2.1): nodes (x, y, z) in
+// The n-toroid, Definition 2 of the TCT paper ([TCT] §2.2): nodes (x, y, z) in
 // P = {0, min(1, n−1)} × {0, 1} × {0 … ⌊(n−1)/2⌋}, without (1, y, (n−1)/2) for odd n;
 // Y edges join the two nodes of a column, X edges the two nodes of a row, Z edges
 // consecutive z of a column (mod ⌈n/2⌉), and for odd n the contracted node (0, y, h),
 // h = (n−1)/2, is joined to both ends of row y's x = 1 column.
 //
-// Nodes are numbered by the TCT dimension whose external link they carry (spec §2.1,
+// Nodes are numbered by the TCT dimension whose external link they carry ([TCT]
 // Fig. 5): node 2α + y serves dimension α, the + direction when y = 1 and − when
 // y = 0, and sits at x_α = ⌊2α/n⌋, z_α = α (x_α = 0) or n−1−α (x_α = 1).
 

@@ -133,7 +133,7 @@ func twistedSize(s Spec) Size {
 // TwistedNext is the node one step from node o along dimension d in direction dir
 // (±1) in a twisted-tori network of side a: the torus neighbour, except that leaving
 // through a twisted wrap-around link (Y in RTT, PTT and PDTT; Z in PDTT) also moves a
-// in X (spec §1.1). Node ids are x + 2a·y + 2a²·z.
+// in X ([TT] §3.3, Definitions 5, 8 and 10). Node ids are x + 2a·y + 2a²·z.
 func TwistedNext(kind TwistedKind, a, o, d, dir int) int {
 	shape := kind.Shape(a)
 	c := []int{o % (2 * a), o / (2 * a) % a, 0}
@@ -183,8 +183,8 @@ func buildTwisted(s Spec) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Every twisted torus is vertex-transitive (a quotient Z^n/L of the lattice, spec
-	// §1.1), so node 0 stands for every node in distance statistics. Only RT and PT are
+	// Every twisted torus is vertex-transitive (a quotient Z^n/L of the lattice), so
+	// node 0 stands for every node in distance statistics. Only RT and PT are
 	// translation-symmetric in the coordinates' own sense (what DOR analyses assume).
 	net.classes = []Class{{Rep: 0, Count: nodes}}
 	twistY, _ := kind.Twists()

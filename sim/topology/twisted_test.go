@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// latticeReduce is the independent model of spec §1.1: a twisted torus is Z^n/L, with
-// L spanned by (2a,0,0), (a·ty,a,0) and (a·tz,0,a) (ty, tz = 1 when that wrap-around is
-// twisted). It reduces any lattice point to the node id x + 2a·y + 2a²·z.
+// latticeReduce is an independent model of [TT] §3.3's definitions: a twisted torus is
+// Z^n/L, with L spanned by (2a,0,0), (a·ty,a,0) and (a·tz,0,a) (ty, tz = 1 when that
+// wrap-around is twisted). It reduces any lattice point to the node id x + 2a·y +
+// 2a²·z.
 func latticeReduce(kind TwistedKind, a int, p []int) int {
 	ty, tz := kind.Twists()
 	x, y, z := p[0], p[1], 0
@@ -86,7 +87,7 @@ func btoi(b bool) int {
 }
 
 // The rings: X always 2a nodes; Y 2a when twisted (RTT, PTT, PDTT), else a; Z 2a in
-// the PDTT, else a; so every XY and XZ plane of a PDTT is an RTT (spec §1.1).
+// the PDTT, else a; so every XY and XZ plane of a PDTT is an RTT ([TT] §3.3).
 func TestTwistedRings(t *testing.T) {
 	a := 4
 	want := map[TwistedKind][]int{KindRT: {8, 4}, KindRTT: {8, 8}, KindPT: {8, 4, 4}, KindPTT: {8, 8, 4}, KindPDTT: {8, 8, 8}}

@@ -8,7 +8,7 @@
 // # PE numbering
 //
 // Permutation patterns act on PE ids, so the numbering is part of the contract (it is
-// the one of package topology and MODEL.md):
+// the one of package topology and docs/model.md):
 //   - node index o = o_0 + k_0·(o_1 + k_1·(o_2 + …)), dimension 0 varies fastest;
 //   - twin torus: PE = card + 2·node (PE 0 on Card0 of node 0, PE 1 on its Card1);
 //   - torus and mesh with c PEs per switch: PE = c·node + j, j in [0, c).

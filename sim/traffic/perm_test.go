@@ -322,7 +322,7 @@ func TestClusterTorusCoordinatePatterns(t *testing.T) {
 	}
 }
 
-// The twisted-tori paper's patterns are existing ones (spec §1.4): HR is
+// The twisted-tori paper's patterns are existing ones ([TT] §6.2): HR is
 // hotspot:0.25@12.5% (the hot region is the lowest 12.5 % of node ids x + 2a·y + 2a²·z:
 // the two lowest rows of a 32×16 network, the two lowest Z planes of a 32×16×16 one),
 // BC complement, BR bitrev and PS shuffle on log2(N)-bit ids.

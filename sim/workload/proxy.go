@@ -8,7 +8,7 @@ import (
 
 // Application proxies: generators that stand in for the papers' VEF traces (captured
 // on the GALGO cluster, not distributable), following the traffic character that
-// spec/5dt-extoll-adaptive.md §4.1 describes for each application (its Fig. 10).
+// [EXT] §4.2.2 describes for each application (its Fig. 10).
 // They are proxies: they reproduce who talks to whom, in what causal order and with
 // what message sizes, not the applications' exact counts. Every parameter is a spec
 // parameter; a proxy is deterministic for its parameters (seed included).
