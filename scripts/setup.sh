@@ -69,7 +69,8 @@ mkdir -p bin
 go build -o bin/gonb github.com/janpfeifer/gonb
 go build -o bin/goimports golang.org/x/tools/cmd/goimports
 go build -o bin/gopls golang.org/x/tools/gopls
-go build -o bin/twintorus ./cmd/twintorus
+# With the revision, as make build sets it, so that twintorus version names it.
+go build -ldflags "-X github.com/twintorus/twintorus/internal/version.Revision=$(git rev-parse --short HEAD 2>/dev/null)" -o bin/twintorus ./cmd/twintorus
 
 say "installing the kernelspec"
 bin/twintorus kernel install --root "$root" "$@"
