@@ -42,5 +42,7 @@
 //
 // The engine of this is the State type (no sockets, fully tested); Run wires it to
 // ZeroMQ sockets (github.com/go-zeromq/zmq4, the library gonb itself uses) and to
-// the gonb process, whose exit ends the relay with the same status.
+// the gonb process, whose exit ends the relay with the same status. Which checkout
+// the kernel serves, and so which gonb and environment Run gets, is the kernel
+// package's choice (kernel.ServedFor).
 package relay
