@@ -50,6 +50,9 @@ func ServedFor(dir string, installed Served) (Served, error) {
 		if installed.Root == "" {
 			return Served{}, fmt.Errorf("kernel: %s is not inside a checkout of %s and the kernelspec names none (reinstall it with twintorus kernel install): %w", dir, ModulePath, err)
 		}
+		if _, err := checkRoot(installed.Root); err != nil {
+			return Served{}, fmt.Errorf("kernel: %s is not inside a checkout of %s, and the kernelspec's checkout is gone (run scripts/setup.sh in a checkout): %w", dir, ModulePath, err)
+		}
 		installed.How = fmt.Sprintf("the notebook's directory %s is not inside a checkout of %s: using the one that installed the kernelspec", dir, ModulePath)
 		installed.Fallback = true
 		return installed, nil

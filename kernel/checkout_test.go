@@ -110,6 +110,11 @@ func TestServedFor(t *testing.T) {
 			}
 		})
 	}
+	// The kernelspec's checkout was deleted or moved.
+	if _, err := ServedFor(t.TempDir(), Served{Root: filepath.Join(elsewhere, "gone"), Relay: installed.Relay, Gonb: installed.Gonb}); err == nil ||
+		!strings.Contains(err.Error(), "the kernelspec's checkout is gone") {
+		t.Errorf("kernelspec's checkout gone: err = %v", err)
+	}
 	// A checkout not set up, seen by a relay that has no tools of its own to lend.
 	if _, err := ServedFor(mkdir(t, bare, "notebooks"), Served{}); err == nil || !strings.Contains(err.Error(), "run scripts/setup.sh there") {
 		t.Errorf("bare checkout, no tools: err = %v", err)
