@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/twintorus/twintorus/kernel"
@@ -128,9 +130,12 @@ func sameFile(a, b string) bool {
 }
 
 func newKernelGoplsCmd() *cobra.Command {
-	var gopls string
+	var (
+		gopls  string
+		parent int
+	)
 	cmd := &cobra.Command{
-		Use:    "gopls --gopls GOPLS -- -listen unix;SOCKET",
+		Use:    "gopls --gopls GOPLS --parent PID -- -listen unix;SOCKET",
 		Short:  "Serve gonb as its gopls, fixing gonb's file-change notifications (the relay starts it)",
 		Hidden: true, // only the relay's gopls script runs it
 		Long: `Serve gonb as gopls: listen where gonb asks gopls to listen, run GOPLS for each
@@ -144,9 +149,25 @@ old text, lose that range. See kernel/relay's gopls.go.`,
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 			defer stop()
+			// gonb stops its gopls on shutdown, but a gonb that is killed cannot; the
+			// proxy (in gonb's process group no more than gopls is) would then listen
+			// forever. It ends, and its goplses with it, when gonb is gone.
+			// The shim says which process is gonb (--parent): asking os.Getppid here
+			// would miss a gonb that died before the proxy started.
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			if parent > 0 {
+				go func() {
+					for ctx.Err() == nil && os.Getppid() == parent {
+						time.Sleep(time.Second)
+					}
+					cancel()
+				}()
+			}
 			return relay.ServeGopls(ctx, socket, []string{gopls})
 		},
 	}
 	cmd.Flags().StringVar(&gopls, "gopls", "gopls", "the real gopls")
+	cmd.Flags().IntVar(&parent, "parent", 0, "the process id of gonb: the proxy ends when it is no longer its parent")
 	return cmd
 }

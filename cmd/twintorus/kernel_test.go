@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/twintorus/twintorus/kernel"
 )
@@ -117,4 +120,38 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestKernelGoplsEndsWithItsParent: the gopls proxy gonb starts outlives a gonb that
+// is killed (it runs in a process group of its own, as gopls does), so it ends by
+// itself once its parent is gone.
+func TestKernelGoplsEndsWithItsParent(t *testing.T) {
+	bin := twintorusBinary(t)
+	socket := filepath.Join(t.TempDir(), "gopls_socket")
+	// The shell stands for gonb: it starts the proxy, sees it listen, and ends.
+	out, err := exec.Command("sh", "-c", `"$0" kernel gopls --gopls cat --parent $$ -- -listen "unix;$1" >/dev/null 2>&1 &
+echo $!
+for i in 1 2 3 4 5 6 7 8 9 10; do test -S "$1" && echo listening && exit; sleep 0.5; done`, bin, socket).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, listening, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if listening != "listening" {
+		t.Fatalf("the proxy (pid %s) did not listen on %s", pid, socket)
+	}
+	gone := func() bool {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		// A zombie is gone too: only its parent's reaping is missing.
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for !gone() {
+		if time.Now().After(deadline) {
+			if p, err := strconv.Atoi(pid); err == nil {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("the proxy (pid %s) still runs 15 s after its parent ended", pid)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -208,14 +208,15 @@ func FixDidChange(body []byte) []byte {
 }
 
 // goplsShim is the script the relay puts first on gonb's PATH as "gopls": it runs
-// the proxy command, which gets gonb's arguments after "--".
+// the proxy command with "--parent" and gonb's process id (the script's parent), so
+// that the proxy can end when gonb does, and gonb's arguments after "--".
 func goplsShim(proxy []string) string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Written by the twintorus kernel's relay: gonb's gopls, through a proxy that fixes\n# gonb's file-change notifications (kernel/relay/gopls.go).\nexec")
 	for _, a := range proxy {
 		b.WriteString(" '" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
-	b.WriteString(" -- \"$@\"\n")
+	b.WriteString(" --parent \"$PPID\" -- \"$@\"\n")
 	return b.String()
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,7 @@ func TestGoplsShim(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(filepath.Join(dir, "gopls"), "-listen", "unix;/tmp/x y").Output()
-	if err != nil || string(out) != "[it's][--][-listen][unix;/tmp/x y]" {
+	if err != nil || string(out) != fmt.Sprintf("[it's][--parent][%d][--][-listen][unix;/tmp/x y]", os.Getpid()) {
 		t.Errorf("the shim ran %q, %v", out, err)
 	}
 	env := prependPath([]string{"HOME=/h", "PATH=/a:/b"}, "/shim")

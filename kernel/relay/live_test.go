@@ -27,8 +27,10 @@ try:
             kc.inspect(req["code"], req["pos"])
         print(json.dumps(kc.get_shell_msg(timeout=120)["content"]), flush=True)
 finally:
+    # A shutdown request, not a kill: gonb then stops its gopls, which lives in a
+    # process group of its own.
+    km.shutdown_kernel(now=False)
     kc.stop_channels()
-    km.shutdown_kernel(now=True)
 `
 
 // TestFirstCompletionAfterStart is issue 37's first-completion bug, live: gonb gives

@@ -67,10 +67,10 @@ type Options struct {
 	Gonb []string
 	// Env is gonb's environment (the relay's own when nil).
 	Env []string
-	// GoplsProxy, when set, is the command line that serves gonb as its gopls (its
-	// arguments follow after "--"): ServeGopls, in front of the real gopls, fixing
-	// gonb's file-change notifications. The relay puts a "gopls" script running it
-	// first on gonb's PATH.
+	// GoplsProxy, when set, is the command line that serves gonb as its gopls:
+	// ServeGopls, in front of the real gopls, fixing gonb's file-change
+	// notifications. The relay puts a "gopls" script first on gonb's PATH that runs
+	// it followed by "--parent", gonb's process id, "--" and gonb's arguments.
 	GoplsProxy []string
 	// ModuleDir is the directory the go wrapper replaces Module with (the checkout the
 	// kernel serves), so that inspect replies link to Module's documentation rather
