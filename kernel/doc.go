@@ -1,7 +1,8 @@
 // Package kernel owns the notebook side of twintorus: installing the "twintorus"
 // Jupyter kernelspec (gonb, pinned in go.mod, run behind the relay of package
-// kernel/relay so that failing cells fail, pointed at this checkout so cells import the
-// module offline) and the helpers cells call to show things inline.
+// kernel/relay so that failing cells fail, with cells importing the module offline
+// from the checkout the notebook is in) and the helpers cells call to show things
+// inline.
 //
 // Cell helpers:
 //   - Show shows a plot as an interactive chart with its static figure inside (one call
@@ -23,8 +24,12 @@
 //
 // Install writes the kernelspec; cmd/twintorus exposes it as `twintorus kernel install`
 // and scripts/setup.sh runs it after building gonb, goimports, gopls and twintorus into
-// bin/. Package jupytertest sets the same up privately for tests, and browsertest drives
-// Chromium.
+// bin/. There is one kernelspec per user, but it does not tie notebooks to the
+// checkout that installed it last: ServedFor picks, for the directory a kernel starts
+// in (its notebook's), the checkout around it and that checkout's own bin/ tools, and
+// the installing checkout only for notebooks outside every checkout; the relay
+// command applies it (Environ) and `twintorus kernel which` reports it. Package
+// jupytertest sets the same up privately for tests, and browsertest drives Chromium.
 //
 // The package does not simulate, plot or read results: plots renders figures and
 // experiment runs sweeps; cells hand their output to these helpers.

@@ -58,15 +58,19 @@ type Kernelspec struct {
 }
 
 // Install writes the "twintorus" kernelspec and returns its directory. Running it
-// again overwrites the previous one.
+// again overwrites the previous one, whichever checkout wrote it: there is one
+// kernelspec per user (notebooks name it), but it does not tie every notebook to the
+// checkout that installed it last. The relay it starts serves the checkout its
+// notebook sits in (see ServedFor); Root serves only notebooks outside any checkout.
 //
 // How cells import the checkout: gonb compiles each cell in a temporary module it
 // creates with `go mod init gonb_<id>`, and has no hook for adding to that go.mod.
 // So the kernelspec puts a small `go` wrapper first on gonb's PATH. For that one
-// command the wrapper also requires ModulePath, replaces it with Root, and copies
-// Root's go.sum; every other go command passes straight to the real go. With the
-// module's dependencies in the module cache (scripts/setup.sh runs `go mod download`)
-// cells build offline, and edits in the checkout show at the next cell run.
+// command the wrapper also requires ModulePath, replaces it with the checkout the
+// relay chose ($TWINTORUS_ROOT, else Root), and copies its go.sum; every other go
+// command passes straight to the real go. With the module's dependencies in the
+// module cache (scripts/setup.sh runs `go mod download`) cells build offline, and
+// edits in the checkout show at the next cell run.
 func Install(o InstallOptions) (string, error) {
 	root, err := checkRoot(o.Root)
 	if err != nil {
@@ -120,20 +124,34 @@ func Install(o InstallOptions) (string, error) {
 
 // NewKernelspec returns the kernel.json that runs gonb behind the relay (the
 // twintorus binary) with wrapperDir (the go wrapper) and toolsDir (goimports, gopls)
-// first on PATH.
+// first on PATH. root is the installing checkout, which the relay serves to
+// notebooks outside any checkout; the relay sets TWINTORUS_ROOT (which notebooks
+// read to find the checkout's files) to the checkout it serves, so the kernelspec
+// does not fix it.
 func NewKernelspec(relay, gonb, wrapperDir, toolsDir, root string) Kernelspec {
 	return Kernelspec{
-		Argv:          []string{relay, "kernel", "relay", "--gonb", gonb, "{connection_file}"},
+		Argv:          []string{relay, "kernel", "relay", "--gonb", gonb, "--root", root, "{connection_file}"},
 		DisplayName:   DisplayName,
 		Language:      "go",
 		InterruptMode: "message", // the relay passes interrupt_request to gonb, which handles it
 		Env: map[string]string{
 			// Jupyter expands ${PATH} from its own environment when it starts the kernel.
 			"PATH": wrapperDir + string(os.PathListSeparator) + toolsDir + string(os.PathListSeparator) + "${PATH}",
-			// Lets notebooks find files of the checkout (datasets/, results) wherever they sit.
-			"TWINTORUS_ROOT": root,
 		},
 	}
+}
+
+// ReadKernelspec reads the kernel.json in dir.
+func ReadKernelspec(dir string) (Kernelspec, error) {
+	var spec Kernelspec
+	raw, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+	if err != nil {
+		return spec, fmt.Errorf("kernel: reading the kernelspec: %w", err)
+	}
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return spec, fmt.Errorf("kernel: %s: %w", filepath.Join(dir, "kernel.json"), err)
+	}
+	return spec, nil
 }
 
 // GoWrapper returns the POSIX shell script installed as the kernel's `go`.
@@ -142,9 +160,14 @@ func GoWrapper(goCmd, root string) string {
 # Written by "twintorus kernel install" (kernel/install.go). Do not edit: reinstall.
 # gonb creates the temporary module it compiles cells in with "go mod init gonb_<id>".
 # After that command this wrapper points the module at the twintorus checkout, so
-# cells import it offline; every other go command runs unchanged.
+# cells import it offline; every other go command runs unchanged. The checkout is
+# the one the kernel's relay chose for the notebook (TWINTORUS_ROOT), else the one
+# that installed the kernelspec.
 GO=` + shellQuote(goCmd) + `
 ROOT=` + shellQuote(root) + `
+if [ -n "${TWINTORUS_ROOT:-}" ]; then
+	ROOT=$TWINTORUS_ROOT
+fi
 if [ "$#" -eq 3 ] && [ "$1" = mod ] && [ "$2" = init ]; then
 	case "$3" in
 	gonb_*)
@@ -188,7 +211,9 @@ func SpecDir(prefix, dataDir string) (string, error) {
 	return filepath.Join(d, "kernels", KernelName), nil
 }
 
-// FindRoot walks up from dir to the checkout of this module.
+// FindRoot walks up from dir to the checkout of this module: the nearest directory
+// whose go.mod declares ModulePath. The go.mod of another module on the way (a
+// project of the user's inside the checkout, say) does not stop it.
 func FindRoot(dir string) (string, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {

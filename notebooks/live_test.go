@@ -157,6 +157,11 @@ func checkCompletion(t *testing.T, srv *jupytertest.Server) {
 	if !strings.Contains(reply, "func topology.MustNew(spec string) *topology.Network") {
 		t.Errorf("inline documentation of topology.MustNew: %s", reply)
 	}
+	// Its link is the module's page on pkg.go.dev, not the checkout's directory
+	// (gopls' link for a module replaced by a directory; the relay rewrites it).
+	if !strings.Contains(reply, "https://pkg.go.dev/github.com/twintorus/twintorus/sim/topology#MustNew") || strings.Contains(reply, "pkg.go.dev//") {
+		t.Errorf("inline documentation's link to topology.MustNew: %s", reply)
+	}
 }
 
 const emptyNotebook = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c", "metadata": {}, "outputs": [], "source": []}],

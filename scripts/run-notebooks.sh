@@ -8,6 +8,8 @@
 # temporary directory (printed at the end), or to --out DIR; --inplace rewrites the
 # notebooks themselves with their new outputs. Run scripts/setup.sh first.
 # JUPYTER overrides the jupyter command (default: Debian's /usr/bin/jupyter).
+# The kernels log one line each (the checkout they run) and errors;
+# TWINTORUS_KERNEL_VERBOSE=1 adds gonb's log.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +19,7 @@ inplace=0
 out=""
 notebooks=()
 
-usage() { sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 while (($#)); do
 	case "$1" in

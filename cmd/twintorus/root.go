@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/internal/version"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -13,7 +14,10 @@ func newRoot() *cobra.Command {
 			topology.Grammar() + "\n\nExit status: 0 on success, 1 on an error, 3 when a run stopped on a deadlock.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// cobra adds --version (and -v) when Version is set.
+		Version: version.String(),
 	}
+	root.SetVersionTemplate(versionLine())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return flagError{err}
 	})

@@ -39,6 +39,21 @@ type Env struct {
 	Vars    []string // the environment for jupyter commands and their kernels
 }
 
+// Python is the interpreter of Debian's jupyter command, the one that has
+// jupyter_client (python3-jupyter-client) for tests that talk to a kernel directly.
+func Python() (string, error) {
+	b, err := os.ReadFile(Jupyter)
+	if err != nil {
+		return "", fmt.Errorf("jupytertest: %w", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	fields := strings.Fields(strings.TrimPrefix(line, "#!"))
+	if !strings.HasPrefix(line, "#!") || len(fields) == 0 {
+		return "", fmt.Errorf("jupytertest: %s does not start with #!interpreter", Jupyter)
+	}
+	return fields[0], nil
+}
+
 // Setup builds the kernel's tools and installs the kernelspec; it skips the test
 // when Jupyter is missing (fails with TWINTORUS_BROWSER_REQUIRED=1) or under -short.
 func Setup(t testing.TB) *Env {
@@ -69,8 +84,10 @@ func Setup(t testing.TB) *Env {
 			t.Fatalf("building %s: %v\n%s", tool.pkg, err, out)
 		}
 	}
+	// TWINTORUS is the twintorus binary scripts/jupyter.sh asks which checkout the
+	// kernel runs: the test's, not whatever bin/ holds.
 	e.Vars = append(os.Environ(), "JUPYTER_DATA_DIR="+e.DataDir, "JUPYTER_CONFIG_DIR="+t.TempDir(),
-		"JUPYTER_RUNTIME_DIR="+t.TempDir(), "GOPROXY=off")
+		"JUPYTER_RUNTIME_DIR="+t.TempDir(), "GOPROXY=off", "TWINTORUS="+filepath.Join(e.Bin, "twintorus"))
 	e.Run(t, filepath.Join(e.Bin, "twintorus"), "kernel", "install", "--root", root, "--gonb", filepath.Join(e.Bin, "gonb"))
 	return e
 }

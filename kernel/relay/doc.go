@@ -18,11 +18,31 @@
 //     notebook UI and nbconvert), answers the requests still queued with "aborted",
 //     as ipykernel does, so Run All stops at the failing cell.
 //
+// It also makes completion and inline documentation (gopls, through gonb) answer:
+//
+//   - a complete or inspect request that gonb answers with gopls' timeout or "no
+//     package metadata" (gopls still loading the packages of the first request after
+//     a kernel starts, or of new imports) is asked again a second later, for up to a
+//     minute while gonb's answers take its whole two-second deadline, up to ten
+//     seconds while they come at once (docs.go);
+//   - inspect replies link the module's symbols to pkg.go.dev by module path: gopls
+//     makes their links from the directory the module is replaced with (FixDocLinks);
+//   - gonb's gopls is a proxy (ServeGopls, run through a "gopls" script first on
+//     gonb's PATH) that turns gonb's file-change notifications, which make gopls
+//     prepend a file's new text to its old one, into the full-text changes gonb
+//     means; without it a go.mod changed by `go get` broke gopls until the kernel
+//     restarted (gopls.go).
+//
+// gonb's log (klog, on the relay's stderr: Jupyter's log) is quiet unless
+// TWINTORUS_KERNEL_VERBOSE says otherwise (ParseVerbose, GonbLogFlags).
+//
 // Messages keep their signatures; the relay signs only the messages it makes or
 // changes, with the connection's key. Routing needs no table: requests are passed on
 // with the client's identity frames, which gonb echoes back.
 //
 // The engine of this is the State type (no sockets, fully tested); Run wires it to
 // ZeroMQ sockets (github.com/go-zeromq/zmq4, the library gonb itself uses) and to
-// the gonb process, whose exit ends the relay with the same status.
+// the gonb process, whose exit ends the relay with the same status. Which checkout
+// the kernel serves, and so which gonb and environment Run gets, is the kernel
+// package's choice (kernel.ServedFor).
 package relay

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -61,8 +62,22 @@ func (c Connection) endpoint(port int) string {
 type Options struct {
 	// ConnectionFile is the file Jupyter wrote for the kernel ({connection_file}).
 	ConnectionFile string
-	// Gonb is gonb's command line without the --kernel flag, e.g. ["/path/bin/gonb"].
+	// Gonb is gonb's command line without the --kernel flag, e.g. ["/path/bin/gonb"];
+	// the relay adds GonbLogFlags(Verbose).
 	Gonb []string
+	// Env is gonb's environment (the relay's own when nil).
+	Env []string
+	// GoplsProxy, when set, is the command line that serves gonb as its gopls:
+	// ServeGopls, in front of the real gopls, fixing gonb's file-change
+	// notifications. The relay puts a "gopls" script first on gonb's PATH that runs
+	// it followed by "--parent", gonb's process id, "--" and gonb's arguments.
+	GoplsProxy []string
+	// ModuleDir is the directory the go wrapper replaces Module with (the checkout the
+	// kernel serves), so that inspect replies link to Module's documentation rather
+	// than to that directory (see FixDocLinks).
+	ModuleDir, Module string
+	// Verbose is the log's verbosity (ParseVerbose): 0 passes on only gonb's errors.
+	Verbose int
 	// Log receives the relay's own errors and gonb's log (Jupyter's log when nil: stderr).
 	Log io.Writer
 }
@@ -119,8 +134,20 @@ func Run(ctx context.Context, o Options) (int, error) {
 	}
 	defer outer.close()
 
-	cmd := exec.Command(o.Gonb[0], append(append([]string{}, o.Gonb[1:]...), "--kernel", innerFile)...)
+	args := append(append(append([]string{}, o.Gonb[1:]...), GonbLogFlags(o.Verbose)...), "--kernel", innerFile)
+	cmd := exec.Command(o.Gonb[0], args...)
 	cmd.Stdout, cmd.Stderr = logw, logw
+	cmd.Env = o.Env
+	if len(o.GoplsProxy) > 0 {
+		shim := filepath.Join(dir, "bin")
+		if err := writeGoplsShim(shim, o.GoplsProxy); err != nil {
+			return 1, err
+		}
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = prependPath(cmd.Env, shim)
+	}
 	// gonb dies with the relay, whatever kills it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -169,10 +196,27 @@ func Run(ctx context.Context, o Options) (int, error) {
 	go pass(g.stdin, outer.stdin)
 	go echo(outer.hb)
 
+	// Sends the state delays (After) come back here when their time is up.
+	delayed := make(chan Send)
 	st := NewState(key)
+	st.SetModule(o.ModuleDir, o.Module)
+	if o.Verbose > 0 {
+		st.SetLog(func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) })
+	}
 	var idleTimer <-chan time.Time
 	send := func(out []Send) {
 		for _, s := range out {
+			if s.After > 0 {
+				s, after := s, s.After
+				s.After = 0
+				time.AfterFunc(after, func() {
+					select {
+					case delayed <- s:
+					case <-ctx.Done():
+					}
+				})
+				continue
+			}
 			var err error
 			switch s.To {
 			case ToGonb:
@@ -204,6 +248,8 @@ func Run(ctx context.Context, o Options) (int, error) {
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			<-exited
 			return 1, ctx.Err()
+		case s := <-delayed:
+			send([]Send{s})
 		case <-idleTimer:
 			idleTimer = nil
 			send(st.IdleLate())
@@ -322,4 +368,20 @@ func dial(ctx context.Context, c Connection) (*sockets, error) {
 		}
 	}
 	return s, nil
+}
+
+// prependPath is env with dir first on its PATH.
+func prependPath(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+1)
+	path := dir
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			if p != "" {
+				path += string(os.PathListSeparator) + p
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "PATH="+path)
 }

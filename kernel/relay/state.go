@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Dest says where the relay sends a message.
@@ -24,6 +25,8 @@ func (d Dest) String() string { return [...]string{"gonb shell", "client shell",
 type Send struct {
 	To  Dest
 	Msg *Message
+	// After delays the send by this long (a request asked again, see docReply).
+	After time.Duration
 }
 
 // exitLine is what gonb publishes on stderr, as one stream message, when the cell's
@@ -51,10 +54,32 @@ type State struct {
 
 	running *execution
 	queue   []*execution
+
+	docs      map[string]*docRequest // complete and inspect requests gonb has not answered
+	moduleDir string                 // the directory the kernel's module is replaced with, for FixDocLinks
+	module    string
+
+	now  func() time.Time     // the clock, which tests set
+	logf func(string, ...any) // the relay's debug log; nil for none
 }
 
 // NewState returns the bookkeeping for a connection signed with key.
-func NewState(key Key) *State { return &State{key: key, session: newID()} }
+func NewState(key Key) *State {
+	return &State{key: key, session: newID(), docs: map[string]*docRequest{}, now: time.Now}
+}
+
+// SetModule says which directory cells import module from, so that inspect replies
+// link to module's documentation instead of the directory (see FixDocLinks).
+func (s *State) SetModule(dir, module string) { s.moduleDir, s.module = dir, module }
+
+// SetLog gives the state a debug log (the relay passes one when the kernel is verbose).
+func (s *State) SetLog(logf func(format string, args ...any)) { s.logf = logf }
+
+func (s *State) debugf(format string, args ...any) {
+	if s.logf != nil {
+		s.logf(format, args...)
+	}
+}
 
 // Running is the id of the execute request gonb is running, or "".
 func (s *State) Running() string {
@@ -70,8 +95,12 @@ func (s *State) Queued() int { return len(s.queue) }
 // ClientRequest handles a request from Jupyter's shell socket. Execute requests go to
 // gonb one at a time; everything else goes straight through.
 func (s *State) ClientRequest(m *Message) []Send {
+	if isDocRequest(m.Type()) {
+		now := s.now()
+		s.docs[m.ID()] = &docRequest{request: m, first: now, asked: now}
+	}
 	if m.Type() != "execute_request" {
-		return []Send{{ToGonb, m}}
+		return []Send{{To: ToGonb, Msg: m}}
 	}
 	var c struct {
 		StopOnError *bool `json:"stop_on_error"`
@@ -83,7 +112,7 @@ func (s *State) ClientRequest(m *Message) []Send {
 		return nil
 	}
 	s.running = e
-	return []Send{{ToGonb, m}}
+	return []Send{{To: ToGonb, Msg: m}}
 }
 
 // GonbIOPub handles a message gonb published. The running request's idle status is
@@ -94,7 +123,7 @@ func (s *State) GonbIOPub(m *Message) []Send {
 	}
 	e := s.running
 	if e == nil || m.ParentID() != e.request.ID() {
-		return []Send{{ToIOPub, m}}
+		return []Send{{To: ToIOPub, Msg: m}}
 	}
 	switch m.Type() {
 	case "stream":
@@ -118,7 +147,7 @@ func (s *State) GonbIOPub(m *Message) []Send {
 			return s.finish()
 		}
 	}
-	return []Send{{ToIOPub, m}}
+	return []Send{{To: ToIOPub, Msg: m}}
 }
 
 // GonbReply handles a message from gonb's shell socket: a reply. The running
@@ -127,9 +156,12 @@ func (s *State) GonbReply(m *Message) []Send {
 	if m.header.Session != "" {
 		s.session = m.header.Session
 	}
+	if d := s.docs[m.ParentID()]; d != nil && (m.Type() == "complete_reply" || m.Type() == "inspect_reply") {
+		return s.docReply(d, m)
+	}
 	e := s.running
 	if e == nil || m.ParentID() != e.request.ID() || m.Type() != "execute_reply" {
-		return []Send{{ToClient, m}}
+		return []Send{{To: ToClient, Msg: m}}
 	}
 	e.reply = m
 	return s.finish()
@@ -172,13 +204,13 @@ func (s *State) finishWith(idle bool) []Send {
 			"ename": ename, "evalue": evalue, "traceback": traceback,
 		}); err == nil {
 			s.key.Sign(errMsg)
-			out = append(out, Send{ToIOPub, errMsg})
+			out = append(out, Send{To: ToIOPub, Msg: errMsg})
 		}
 		reply = s.errorReply(reply, ename, evalue, traceback)
 	}
-	out = append(out, Send{ToClient, reply})
+	out = append(out, Send{To: ToClient, Msg: reply})
 	if idle {
-		out = append(out, Send{ToIOPub, e.idle})
+		out = append(out, Send{To: ToIOPub, Msg: e.idle})
 	}
 	s.running = nil
 	if failed && e.stopOnError {
@@ -189,7 +221,7 @@ func (s *State) finishWith(idle bool) []Send {
 	}
 	if len(s.queue) > 0 {
 		s.running, s.queue = s.queue[0], s.queue[1:]
-		out = append(out, Send{ToGonb, s.running.request})
+		out = append(out, Send{To: ToGonb, Msg: s.running.request})
 	}
 	return out
 }
@@ -232,7 +264,7 @@ func (s *State) abort(e *execution) []Send {
 			continue
 		}
 		s.key.Sign(m)
-		out = append(out, Send{step.to, m})
+		out = append(out, Send{To: step.to, Msg: m})
 	}
 	return out
 }
