@@ -219,15 +219,17 @@ func TestZeroLoadLatencyKNSPreset(t *testing.T) {
 	}
 }
 
-// No deadlock at twice the saturation load for 100,000 cycles on the networks,
+// No deadlock at twice the saturation load for 40,000 cycles (100,000 under
+// TWINTORUS_LONG=1, make test-long) on the networks,
 // under the default model and each network's paper model (their routings run with no
 // deadlock scheme: their channel dependency graphs are acyclic, which
 // analysis.TestIndirectRoutingsDeadlockFree checks). The saturation throughput comes
 // from a first run at full load.
 func TestNoDeadlockIndirect(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100,000 cycles per network")
+		t.Skip("40,000 cycles per network")
 	}
+	cycles := acceptanceCycles(40000)
 	cs, _ := LookupPreset("cswitch")
 	kns, _ := LookupPreset("kns")
 	for _, c := range []struct {
@@ -243,12 +245,12 @@ func TestNoDeadlockIndirect(t *testing.T) {
 		p.Load, p.Warmup, p.Measure, p.Seed = 1, 2000, 8000, 3
 		sat := runWith(t, c.spec, routing.SchemeNone, "uniform", p, nil).Accepted
 		p.Load = min(2*sat, float64(p.PacketFlits))
-		p.Warmup, p.Measure = 0, 100000
+		p.Warmup, p.Measure = 0, cycles
 		r := runWith(t, c.spec, routing.SchemeNone, "uniform", p, nil)
 		if r.Deadlock != nil || r.Accepted < 0.9*sat {
-			t.Errorf("%s (packets of %d flits): at load %.3f (twice saturation) for 100,000 cycles: deadlock %v, accepted %.3f", c.spec, p.PacketFlits, p.Load, r.Deadlock, r.Accepted)
+			t.Errorf("%s (packets of %d flits): at load %.3f (twice saturation) for %d cycles: deadlock %v, accepted %.3f", c.spec, p.PacketFlits, p.Load, cycles, r.Deadlock, r.Accepted)
 		}
-		t.Logf("%s, %d-flit packets: saturation %.3f; at %.3f for 100,000 cycles accepted %.3f, no deadlock", c.spec, p.PacketFlits, sat, p.Load, r.Accepted)
+		t.Logf("%s, %d-flit packets: saturation %.3f; at %.3f for %d cycles accepted %.3f, no deadlock", c.spec, p.PacketFlits, sat, p.Load, cycles, r.Accepted)
 	}
 }
 

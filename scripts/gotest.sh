@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# gotest.sh: the Go tests, package by package, as many at a time as the machine has
+# cores, each under a timeout that scales with its own work and with how busy the
+# machine is. make test runs it.
+#
+#   scripts/gotest.sh [--json DIR] [go test flags...] [packages...]
+#
+# With no packages it tests ./... . --json DIR also writes each package's `go test
+# -json` events to DIR/<package path with / as _>.json, from which `go run
+# ./tools/testtimes DIR` makes the per-package and per-test table of BENCHMARKS.md.
+#
+# Why not one `go test ./...`: its one -timeout is a cliff. Long enough for the
+# slowest package on a busy machine, it lets a hang in a quick package run for an
+# hour; short enough to catch that, it kills a slow package that is only slow. Here:
+#
+# - Each package has a budget, its tests' wall time on the 2-core reference machine
+#   when quiet (the table below; BENCHMARKS.md has the measurement). A package not
+#   listed gets DEFAULT_BUDGET.
+# - Its timeout is MARGIN × its budget, at least MIN_TIMEOUT, times the machine's
+#   slowdown: the 1-minute load average per core when the tests start (at least 1),
+#   or TWINTORUS_TEST_SLOWDOWN when set. The slowdown is exported, and tests stretch
+#   their own waits for browsers, servers and child processes by it (package
+#   internal/testwait).
+# - A package that times out fails with Go's own report: "panic: test timed out after
+#   ...", then "running tests:" with each test still running and how long it had run.
+#   This script repeats that part at the end, with the package.
+# - The longest packages start first, so that the cores stay busy to the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+MARGIN=${MARGIN:-4}
+MIN_TIMEOUT=${MIN_TIMEOUT:-180}
+DEFAULT_BUDGET=${DEFAULT_BUDGET:-30}
+
+# Quiet wall seconds per package on the 2-core reference machine (BENCHMARKS.md,
+# "Where the suite's time goes"). Update them when a package's tests grow.
+declare -A budget=(
+	[notebooks]=420
+	[sim/engine]=200
+	[sim/analysis]=70
+	[figures]=45
+	[sim/experiment]=60
+	[cmd/twintorus]=45
+	[kernel]=45
+	[kernel/relay]=60
+	[datasets]=30
+	[sim/routing]=25
+	[plots]=15
+)
+
+json=""
+flags=()
+pkgs=()
+while (($#)); do
+	case "$1" in
+	--json)
+		json="${2:?--json needs a directory}"
+		shift
+		;;
+	-h | --help)
+		sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	-*) flags+=("$1") ;;
+	*) pkgs+=("$1") ;;
+	esac
+	shift
+done
+if ((${#pkgs[@]} == 0)); then
+	pkgs=(./...)
+fi
+if [[ -n "$json" ]]; then
+	mkdir -p "$json"
+	flags+=(-json)
+fi
+
+module=$("$GO" list -m)
+mapfile -t list < <("$GO" list "${pkgs[@]}")
+
+cores=$(nproc)
+if [[ -n "${TWINTORUS_TEST_SLOWDOWN:-}" ]]; then
+	slowdown=$TWINTORUS_TEST_SLOWDOWN
+else
+	read -r load1 _ </proc/loadavg
+	slowdown=$(awk -v l="$load1" -v n="$cores" 'BEGIN { f = l / n; if (f < 1) f = 1; printf "%.2f", f }')
+fi
+export TWINTORUS_TEST_SLOWDOWN=$slowdown
+
+# Each line: budget, package path, import path; the longest first.
+jobs_file=$(mktemp)
+logs=$(mktemp -d)
+trap 'rm -rf "$jobs_file" "$logs"' EXIT
+for p in "${list[@]}"; do
+	rel=${p#"$module"}
+	rel=${rel#/}
+	b=${budget[$rel]:-$DEFAULT_BUDGET}
+	echo "$b ${rel:-.} $p"
+done | sort -k1,1nr >"$jobs_file"
+
+echo "gotest: ${#list[@]} packages, $cores at a time; slowdown $slowdown (load per core at the start, or TWINTORUS_TEST_SLOWDOWN), timeouts $MARGIN x budget (at least ${MIN_TIMEOUT}s) x slowdown"
+
+# run_one budget rel import-path: runs one package's tests, its output to a log; the
+# last line of the log says how it ended.
+run_one() {
+	local b=$1 rel=$2 p=$3
+	local timeout name start status=0
+	timeout=$(awk -v b="$b" -v m="$MARGIN" -v min="$MIN_TIMEOUT" -v s="$slowdown" 'BEGIN { t = b * m; if (t < min) t = min; printf "%d", t * s }')
+	name=${rel//\//_}
+	start=$SECONDS
+	if [[ -n "$json" ]]; then
+		"$GO" test "${flags[@]}" -timeout "${timeout}s" "$p" >"$json/$name.json" 2>"$logs/$name.log" || status=$?
+		echo "(its output is in the Output fields of $json/$name.json)" >>"$logs/$name.log"
+	else
+		"$GO" test "${flags[@]}" -timeout "${timeout}s" "$p" >"$logs/$name.log" 2>&1 || status=$?
+	fi
+	echo "$status $((SECONDS - start)) $timeout $rel" >"$logs/$name.done"
+}
+
+running=0
+while read -r b rel p; do
+	if ((running >= cores)); then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	run_one "$b" "$rel" "$p" &
+	running=$((running + 1))
+done <"$jobs_file"
+wait || true
+
+failed=()
+printf '\ngotest: %-40s %6s %8s %8s\n' package result seconds timeout
+while read -r b rel p; do
+	name=${rel//\//_}
+	read -r status secs timeout _ <"$logs/$name.done"
+	result=ok
+	if ((status != 0)); then
+		result=FAIL
+		failed+=("$rel")
+	fi
+	printf 'gotest: %-40s %6s %8d %7ds\n' "$rel" "$result" "$secs" "$timeout"
+done <"$jobs_file"
+
+for rel in "${failed[@]}"; do
+	name=${rel//\//_}
+	echo
+	echo "gotest: ---- $rel failed; its output:"
+	cat "$logs/$name.log"
+	if grep -q '^panic: test timed out after' "$logs/$name.log"; then
+		echo "gotest: $rel timed out; the tests still running then, with how long each had run:"
+		sed -n '/^panic: test timed out after/,/^$/p' "$logs/$name.log"
+	fi
+done
+if ((${#failed[@]})); then
+	echo "gotest: ${#failed[@]} packages failed: ${failed[*]}" >&2
+	exit 1
+fi
+echo "gotest: all ${#list[@]} packages passed"
