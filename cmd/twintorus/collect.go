@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/experiment/parquetfile"
 )
 
 func init() { commands = append(commands, newCollectCmd) }
@@ -111,7 +112,7 @@ func runCollect(cmd *cobra.Command, dir string, f collectFlags) error {
 		write func(io.Writer) error
 	}{
 		{f.csv, func(w io.Writer) error { return experiment.WriteCSV(w, c.Records) }},
-		{f.parquet, func(w io.Writer) error { return experiment.WriteParquet(w, c.Records) }},
+		{f.parquet, func(w io.Writer) error { return parquetfile.Write(w, c.Records) }},
 		{f.summary, func(w io.Writer) error {
 			return experiment.WriteSummaryCSV(w, experiment.Summarize(c.Records, metrics...), metrics)
 		}},

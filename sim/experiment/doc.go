@@ -152,9 +152,10 @@
 //
 // # Tables
 //
-// WriteCSV and WriteParquet write one row per record (Row: the point's axes, load,
-// seed and the result's figures; not wall time), sorted canonically so that equal
-// sweeps give byte-identical files. WriteSummaryCSV and WriteSaturationCSV write the
+// WriteCSV (and parquetfile.Write, a package of its own so that notebooks do not link
+// the Parquet library) write one row per record (Row: the point's axes, load, seed and
+// the result's figures; not wall time), sorted canonically so that equal sweeps give
+// byte-identical files. WriteSummaryCSV and WriteSaturationCSV write the
 // summaries. For notebooks, Load reads a store and Lines turns summaries into one
 // line per curve with plain fields (load, mean, CI low and high) for the plots
 // package.

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/twintorus/twintorus/internal/version"
 	"github.com/twintorus/twintorus/sim/engine"
 )
@@ -87,8 +86,8 @@ func TestSaturationsAndLines(t *testing.T) {
 	}
 }
 
-// TestTables: CSV and Parquet hold the same rows, sorted whatever the input order,
-// and the summary CSV has a column per metric statistic.
+// TestTables: the CSV rows are sorted whatever the input order (parquetfile checks
+// the Parquet file against them), and the summary CSV has a column per metric statistic.
 func TestTables(t *testing.T) {
 	res := run(t, smallSpec(), Options{Out: t.TempDir()})
 	recs := res.Records
@@ -109,26 +108,6 @@ func TestTables(t *testing.T) {
 	if r := rows[1]; r[col("topology")] != "torus:4x4" || r[col("deadlock")] != "bubble" || r[col("load")] != "0.1" || r[col("seed")] != "1" ||
 		r[col("saturated")] != "false" || r[col("deadlocked")] != "false" || r[col("routing")] != "dor" {
 		t.Errorf("first row %v", r)
-	}
-
-	var pq bytes.Buffer
-	if err := WriteParquet(&pq, shuffled); err != nil {
-		t.Fatal(err)
-	}
-	back, err := parquet.Read[Row](bytes.NewReader(pq.Bytes()), int64(pq.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != 12 {
-		t.Fatalf("Parquet has %d rows, want 12", len(back))
-	}
-	for i, r := range back {
-		v := reflect.ValueOf(r)
-		for j := range v.NumField() {
-			if got := cell(v.Field(j)); got != rows[i+1][j] {
-				t.Errorf("Parquet row %d column %s: %s, CSV has %s", i, Columns()[j], got, rows[i+1][j])
-			}
-		}
 	}
 
 	var sum bytes.Buffer

@@ -7,13 +7,11 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // Row is one record as a flat table row: the point's axes, its load and seed, and the
-// result's figures. WriteCSV and WriteParquet write rows with these column names (the
-// parquet tags); pandas, R and the plots read them. Wall time is left out, so that
+// result's figures. WriteCSV and parquetfile.Write write rows with these column names
+// (the parquet tags); pandas, R and the plots read them. Wall time is left out, so that
 // equal sweeps give equal tables.
 type Row struct {
 	Key         string `parquet:"key"`
@@ -192,14 +190,6 @@ func cell(v reflect.Value) string {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// WriteParquet writes the same rows as WriteCSV as a Parquet file.
-func WriteParquet(w io.Writer, records []Record) error {
-	if err := parquet.Write(w, Rows(records)); err != nil {
-		return fmt.Errorf("write Parquet: %w", err)
-	}
-	return nil
-}
 
 // summaryColumns are the columns of a summary table before its metrics: with the
 // workload and mapping of closed-loop curves when closed.
