@@ -84,9 +84,10 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
 
 	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf,
-		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true}
+		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true,
+		edges: newEdgeSet(nch), escEdges: newEdgeSet(nch)}
 	if st, ok := rt.(interface{ Sticky() bool }); ok && !st.Sticky() {
-		c.sticky, c.seenMap = false, map[[2]int32]uint32{}
+		c.sticky = false
 	}
 	if rf, ok := rt.(interface{ Ring(s, p, vc int) int64 }); ok {
 		if sc, ok := rt.(interface{ Scheme() routing.Scheme }); ok && sc.Scheme() == routing.SchemeBubble {
@@ -130,12 +131,10 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	}
 	// The graph: over escape channels only when the routing has them (from the last
 	// escape channel held, which for sticky routings is the channel held).
-	edges := c.edges
+	edges := c.edges.list()
 	if rep.Escape {
-		edges = c.escEdges
+		edges = c.escEdges.list()
 	}
-	slices.Sort(edges)
-	edges = slices.Compact(edges)
 	used := make([]bool, nch)
 	for _, e := range edges {
 		a, b := int(e>>32), int(e&0xffffffff)
@@ -214,16 +213,16 @@ type checker struct {
 	stamp    uint32
 	seen     []uint32 // (channel*2 + escaped) -> stamp of the exploration that saw it
 	escapeCh []bool   // channels some escape candidate uses
-	edges    []uint64 // channel held -> channel requested
-	escEdges []uint64 // last escape channel held -> escape channel requested
+	edges    edgeSet  // channel held -> channel requested
+	escEdges edgeSet  // last escape channel held -> escape channel requested
 	noEscape string   // the first situation without an escape candidate
 	cands    []routing.Candidate
 	stack    []situation
 	ports    []int32 // global port -> switch, built on first use
-	// sticky: packets on escape channels stay on them (else seenMap keys situations
+	// sticky: packets on escape channels stay on them (else seenLast keys situations
 	// by the last escape channel too).
-	sticky  bool
-	seenMap map[[2]int32]uint32
+	sticky   bool
+	seenLast stampedSet
 	// Bubble flow control: the ring of each channel (-1 none, -2 not computed yet),
 	// and the first dependency into a ring without the bubble condition.
 	ring        func(s, p, vc int) int64
@@ -320,12 +319,12 @@ func (c *checker) explore(src, dst int) {
 				c.rep.Escape, offersEscape = true, true
 				c.escapeCh[ch] = true
 				if st.last >= 0 {
-					c.escEdges = append(c.escEdges, uint64(st.last)<<32|uint64(ch))
+					c.escEdges.add(int(st.last), ch)
 				}
 				next.last = int32(ch)
 			}
 			if st.ch >= 0 {
-				c.edges = append(c.edges, uint64(st.ch)<<32|uint64(ch))
+				c.edges.add(int(st.ch), ch)
 			}
 			if r := c.ringOfCh(ch); r >= 0 && !cand.Bubble && (st.ch < 0 || c.ringOfCh(int(st.ch)) != r) && c.unprotected == "" {
 				from := "injection"
@@ -347,17 +346,105 @@ func (c *checker) explore(src, dst int) {
 	}
 }
 
+// edgeSet is a set of dependencies between channels, each channel's own out-list. The
+// same dependency is met again and again, by every source and destination whose
+// routes use it (hundreds of millions of times for adaptive routing on a 512-PE 5DT
+// torus, where the distinct ones are some thousands, a few per channel): a scan of
+// the channel's short list keeps one copy, where a list of them all took gigabytes.
+type edgeSet struct {
+	out [][]int32 // channel -> the channels it depends on, in the order first met
+}
+
+func newEdgeSet(channels int) edgeSet { return edgeSet{out: make([][]int32, channels)} }
+
+// add adds the dependency of channel a on channel b.
+func (e *edgeSet) add(a, b int) {
+	if slices.Contains(e.out[a], int32(b)) {
+		return
+	}
+	e.out[a] = append(e.out[a], int32(b))
+}
+
+// list is the dependencies as channel pairs a<<32 | b, sorted.
+func (e *edgeSet) list() []uint64 {
+	var edges []uint64
+	for a, bs := range e.out {
+		for _, b := range bs {
+			edges = append(edges, uint64(a)<<32|uint64(b))
+		}
+	}
+	slices.Sort(edges)
+	return edges
+}
+
+// stampedSet is a set of keys per stamp (one exploration): a key is in it when its
+// slot holds the current stamp, so a new exploration starts empty at no cost. Open
+// addressing with linear probing; it doubles when half full. A Go map keyed by
+// (channel, last escape channel) kept every pair ever seen and spent half the check
+// on its lookups.
+type stampedSet struct {
+	keys   []uint64
+	stamps []uint32
+	stamp  uint32 // the stamp n counts
+	n      int    // keys with the current stamp
+}
+
+// insert adds key under stamp and reports whether it was new.
+func (t *stampedSet) insert(key uint64, stamp uint32) bool {
+	if stamp != t.stamp {
+		t.stamp, t.n = stamp, 0
+	}
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := mix(key) & mask; ; i = (i + 1) & mask {
+		switch {
+		case t.stamps[i] != stamp:
+			t.keys[i], t.stamps[i] = key, stamp
+			t.n++
+			return true
+		case t.keys[i] == key:
+			return false
+		}
+	}
+}
+
+// grow doubles the table (1,024 slots at first), keeping the current stamp's keys.
+func (t *stampedSet) grow() {
+	keys, stamps := t.keys, t.stamps
+	size := max(1024, 2*len(keys))
+	t.keys, t.stamps = make([]uint64, size), make([]uint32, size)
+	// Stamp 0 is never current (explorations count from 1), so fresh slots are empty.
+	mask := uint64(size - 1)
+	for j, k := range keys {
+		if stamps[j] != t.stamp {
+			continue
+		}
+		i := mix(k) & mask
+		for t.stamps[i] == t.stamp {
+			i = (i + 1) & mask
+		}
+		t.keys[i], t.stamps[i] = k, t.stamp
+	}
+}
+
+// mix spreads a key's bits over the table (the 64-bit finaliser of MurmurHash3).
+func mix(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
+}
+
 // visit marks a situation seen in the current exploration and reports whether it is
 // new: by (channel, escaped) for sticky routings, by (channel, last escape channel)
 // otherwise.
 func (c *checker) visit(st situation) bool {
 	if !c.sticky {
-		k := [2]int32{st.ch, st.last}
-		if c.seenMap[k] == c.stamp {
-			return false
-		}
-		c.seenMap[k] = c.stamp
-		return true
+		return c.seenLast.insert(uint64(uint32(st.ch))<<32|uint64(uint32(st.last)), c.stamp)
 	}
 	key := 2 * st.ch
 	if st.escaped {
