@@ -69,7 +69,7 @@ func CheckCDG(net *topology.Network, rt routing.Func, ring RingFunc) (*CDGReport
 			s, in, inVC := int(at.Switch), int(at.Port), 0
 			prev := int64(-1)
 			prevRing := int64(-1)
-			prevName := "injection"
+			prevS, prevP, prevVC := -1, 0, 0 // the channel held, named only in a report
 			for hops := 0; ; hops++ {
 				if hops > 4*net.Switches() {
 					return nil, fmt.Errorf("route from PE %d to PE %d does not reach it", src, dst)
@@ -87,12 +87,17 @@ func CheckCDG(net *topology.Network, rt routing.Func, ring RingFunc) (*CDGReport
 				used[cur] = true
 				r := ringOf(s, int(c.Port), int(c.VC))
 				if r >= 0 && r != prevRing && !c.Bubble {
+					prevName := "injection"
+					if prevS >= 0 {
+						prevName = channelName(net, prevS, prevP, prevVC)
+					}
 					unprotected[fmt.Sprintf("%s -> %s", prevName, channelName(net, s, int(c.Port), int(c.VC)))] = true
 				}
 				if prev >= 0 {
 					edges[edge{prev, cur}] = true
 				}
-				prev, prevRing, prevName = cur, r, channelName(net, s, int(c.Port), int(c.VC))
+				prev, prevRing = cur, r
+				prevS, prevP, prevVC = s, int(c.Port), int(c.VC)
 				s, in, inVC = int(port.Peer), int(port.PeerPort), int(c.VC)
 			}
 		}
