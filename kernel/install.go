@@ -180,6 +180,13 @@ if [ "$#" -eq 3 ] && [ "$1" = mod ] && [ "$2" = init ]; then
 		;;
 	esac
 fi
+# gonb runs "go get" before every cell's build. Offline it takes 0.07 s; with a module
+# proxy set it asks the proxy even when the module cache has everything, 0.8 s per
+# cell here. So it is tried offline first, and asks the proxy only when that fails:
+# a cell that imports a module not yet downloaded still gets it.
+if [ "${1:-}" = get ] && [ "${GOPROXY:-}" != off ]; then
+	GOPROXY=off "$GO" "$@" 2>/dev/null && exit 0
+fi
 exec "$GO" "$@"
 `
 }

@@ -1,22 +1,26 @@
 package notebooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/twintorus/twintorus/internal/testwait"
 	"github.com/twintorus/twintorus/kernel/browsertest"
 	"github.com/twintorus/twintorus/kernel/jupytertest"
 )
 
-// runAllTimeout bounds Run All of one notebook: the shipped notebooks read stored
-// results and run in about a minute; a machine shared with other work needs more.
+// runAllTimeout bounds Run All of one notebook in quick mode: about two minutes for
+// the longest on a quiet two-core machine, with another notebook running beside it;
+// stretched by testwait's slowdown on a busy machine (browsertest's waits are).
 const runAllTimeout = 10 * time.Minute
 
 // TestLiveNotebooks is what a user does: set up as scripts/setup.sh does (kernelspec,
@@ -25,6 +29,14 @@ const runAllTimeout = 10 * time.Minute
 // Run All and find them drawn again, with no cell failing and no request leaving the
 // machine; completion and inline documentation work (gopls, offline); and a notebook
 // whose second cell panics stops there when run.
+//
+// Run All runs the notebooks' quick mode (QUICK=1, what `make notebooks` runs headless):
+// every cell runs, each sweep from scratch at a small size, so this is also the
+// suite's one run of every notebook's code. The stored results the cells otherwise
+// load are checked by package figures' tests (TestStoredResults and friends), and
+// the committed outputs by TestCommittedNotebooksAreExecuted. Two notebooks run at a
+// time, the longest first; their quick stores go to a temporary directory of the
+// test's, so that every run simulates.
 func TestLiveNotebooks(t *testing.T) {
 	browsertest.Require(t)
 	env := jupytertest.Setup(t)
@@ -50,36 +62,18 @@ func TestLiveNotebooks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	env.Vars = append(env.Vars, "QUICK=1", "TMPDIR="+t.TempDir())
 	srv := env.Start(t, dir)
 
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			want := declaredCharts(t, name)
-			page := openNotebook(t, srv, name)
-			if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || !trusted {
-				t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
-			}
-			checkCharts(t, page, "as opened", want)
-
-			runAll(t, page)
-			n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := page.WaitFor(fmt.Sprintf(`(function () {
-			  var code = Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; });
-			  return document.querySelectorAll(".cell.running").length === 0 &&
-			    code.every(function (c, i) { return c.input_prompt_number === i + 1; }) && code.length === %d;
-			})()`, n), runAllTimeout); err != nil {
-				t.Fatalf("Run All did not finish every cell in order: %v\nprompts: %v", err, prompts(page))
-			}
-			if errs, err := browsertest.Eval[[]string](page, `Array.prototype.map.call(document.querySelectorAll(".output_error"), function (e) { return e.innerText.slice(0, 500); })`); err != nil || len(errs) > 0 {
-				t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
-			}
-			checkCharts(t, page, "after Run All", want)
-			checkLocal(t, page, srv)
-		})
-	}
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(quickSeconds[b], quickSeconds[a]) })
+	t.Run("notebooks", func(t *testing.T) {
+		for _, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				runNotebook(t, srv, name)
+			})
+		}
+	})
 
 	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
 
@@ -115,6 +109,45 @@ func TestLiveNotebooks(t *testing.T) {
 			t.Errorf("the cell after the failing one ran: prompt %v, %d outputs", s.Prompts[2], s.Outputs[2])
 		}
 	})
+}
+
+// quickSeconds is about how long each notebook's Run All takes in quick mode on a
+// quiet two-core machine, to start the longest first; an unlisted one starts last.
+var quickSeconds = map[string]int{
+	"selection-functions.ipynb": 70, "kns.ipynb": 80, "3dt-vs-2d.ipynb": 75, "3dt-configurations.ipynb": 65,
+	"cswitch-fattrees.ipynb": 55, "tct.ipynb": 45, "twisted-tori.ipynb": 45, "5dt-vs-3d.ipynb": 40,
+	"workloads.ipynb": 40, "5dt-vs-3d-workloads.ipynb": 35, "00-tutorial.ipynb": 17, "10-your-own-topology.ipynb": 12,
+}
+
+// runNotebook opens one notebook as a user would: its charts drawn as opened, then
+// Run All, every cell run in order without an error, and its charts drawn again.
+func runNotebook(t *testing.T, srv *jupytertest.Server, name string) {
+	want := declaredCharts(t, name)
+	page := openNotebook(t, srv, name)
+	if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || !trusted {
+		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
+	}
+	checkCharts(t, page, "as opened", want)
+
+	start := time.Now()
+	runAll(t, page)
+	n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(fmt.Sprintf(`(function () {
+	  var code = Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; });
+	  return document.querySelectorAll(".cell.running").length === 0 &&
+	    code.every(function (c, i) { return c.input_prompt_number === i + 1; }) && code.length === %d;
+	})()`, n), runAllTimeout); err != nil {
+		t.Fatalf("Run All did not finish every cell in order: %v\nprompts: %v", err, prompts(page))
+	}
+	t.Logf("Run All (quick mode) took %.0f s", time.Since(start).Seconds())
+	if errs, err := browsertest.Eval[[]string](page, `Array.prototype.map.call(document.querySelectorAll(".output_error"), function (e) { return e.innerText.slice(0, 500); })`); err != nil || len(errs) > 0 {
+		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
+	}
+	checkCharts(t, page, "after Run All", want)
+	checkLocal(t, page, srv)
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come
@@ -180,7 +213,7 @@ const panicNotebook = `{"cells": [
 // has loaded it and connected its kernel.
 func openNotebook(t *testing.T, srv *jupytertest.Server, name string) *browsertest.Page {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runAllTimeout+5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(runAllTimeout+5*time.Minute))
 	t.Cleanup(cancel)
 	page, err := browsertest.LoadURL(ctx, srv.NotebookURL(name))
 	if err != nil {
@@ -223,7 +256,7 @@ func checkCharts(t *testing.T, page *browsertest.Page, when string, want []int) 
 	  return [all.length, ok];
 	})`
 	var got [][2]int
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testwait.Scale(30 * time.Second))
 	for {
 		var err error
 		got, err = browsertest.Eval[[][2]int](page, probe)

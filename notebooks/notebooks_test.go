@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twintorus/twintorus/internal/testwait"
 	"github.com/twintorus/twintorus/kernel/browsertest"
 )
 
@@ -149,19 +150,21 @@ func TestNotebooksRenderOffline(t *testing.T) {
 		}
 		t.Skipf("Debian's Jupyter is not installed (%s): run scripts/setup.sh", jupyter)
 	}
-	for _, path := range committed(t) {
+	// One nbconvert for them all: Jupyter's start-up is most of one conversion.
+	paths := committed(t)
+	dir := t.TempDir()
+	cmd := exec.Command(jupyter, append([]string{"nbconvert", "--to", "html", "--output-dir", dir}, paths...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nbconvert: %v\n%s", err, out)
+	}
+	for _, path := range paths {
 		t.Run(path, func(t *testing.T) {
 			want := 0
 			for _, n := range declaredCharts(t, path) {
 				want += n
 			}
-			dir := t.TempDir()
-			cmd := exec.Command(jupyter, "nbconvert", "--to", "html", "--output-dir", dir, path)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("nbconvert: %v\n%s", err, out)
-			}
 			html := filepath.Join(dir, strings.TrimSuffix(path, ".ipynb")+".html")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*time.Minute))
 			defer cancel()
 			page, err := browsertest.Load(ctx, html)
 			if err != nil {
@@ -206,7 +209,7 @@ func drawnCharts(page *browsertest.Page) (int, error) {
 		Missing      []string
 	}
 	var s state
-	for try := 0; try < 50; try++ {
+	for deadline := time.Now().Add(testwait.Scale(5 * time.Second)); ; time.Sleep(100 * time.Millisecond) {
 		var err error
 		if s, err = browsertest.Eval[state](page, probe); err != nil {
 			return 0, err
@@ -214,7 +217,9 @@ func drawnCharts(page *browsertest.Page) (int, error) {
 		if s.Drawn == s.Total {
 			return s.Total, nil
 		}
-		time.Sleep(100 * time.Millisecond)
+		if time.Now().After(deadline) {
+			break
+		}
 	}
 	return 0, fmt.Errorf("%d of %d charts did not draw: %v", s.Total-s.Drawn, s.Total, s.Missing)
 }
@@ -228,7 +233,7 @@ func TestDrawnChartsSeesABlankChart(t *testing.T) {
 	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(time.Minute))
 	defer cancel()
 	p, err := browsertest.Load(ctx, path)
 	if err != nil {

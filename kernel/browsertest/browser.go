@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/twintorus/twintorus/internal/testwait"
 )
 
 // DefaultChromium is where Debian's chromium package puts the browser.
@@ -147,8 +149,10 @@ func open(ctx context.Context, pageURL string, block bool) (*Page, error) {
 }
 
 // WaitFor evaluates a JavaScript expression until it is true, every 100 ms, for up
-// to timeout; the error says what was awaited.
+// to timeout, stretched by the machine's slowdown (testwait.Scale); the error says
+// what was awaited.
 func (p *Page) WaitFor(expr string, timeout time.Duration) error {
+	timeout = testwait.Scale(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		ok, err := Eval[bool](p, expr)
