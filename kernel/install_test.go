@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"debug/elf"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -119,6 +120,24 @@ func TestGoWrapper(t *testing.T) {
 	}
 	if gomod, _ := os.ReadFile(filepath.Join(other, "go.mod")); strings.Contains(string(gomod), "replace") {
 		t.Errorf("wrapper edited an unrelated module:\n%s", gomod)
+	}
+	// A cell's build (gonb's "go build -o DIR/gonb_ID") links without DWARF.
+	cell := filepath.Join(work, "gonb_0e196e1e")
+	if err := os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(wrapper, "build", "-o", cell)
+	cmd.Dir, cmd.Env = work, withoutRoot(os.Environ())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("wrapper build: %v\n%s", err, out)
+	}
+	if f, err := elf.Open(cell); err != nil {
+		t.Error(err)
+	} else {
+		if f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil {
+			t.Error("the cell's binary has DWARF: the wrapper did not add -ldflags=-w")
+		}
+		f.Close()
 	}
 	out, err := exec.Command(wrapper, "env", "GOROOT").Output()
 	if err != nil || !strings.HasPrefix(string(out), "/") {

@@ -123,6 +123,7 @@ var quickSeconds = map[string]int{
 // Run All, every cell run in order without an error, and its charts drawn again.
 func runNotebook(t *testing.T, srv *jupytertest.Server, name string) {
 	want := declaredCharts(t, name)
+	quick := declaredQuickCharts(t, name)
 	page := openNotebook(t, srv, name)
 	if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || !trusted {
 		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
@@ -146,7 +147,7 @@ func runNotebook(t *testing.T, srv *jupytertest.Server, name string) {
 	if errs, err := browsertest.Eval[[]string](page, `Array.prototype.map.call(document.querySelectorAll(".output_error"), function (e) { return e.innerText.slice(0, 500); })`); err != nil || len(errs) > 0 {
 		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
 	}
-	checkCharts(t, page, "after Run All", want)
+	checkCharts(t, page, "after Run All (quick mode)", quick)
 	checkLocal(t, page, srv)
 }
 
@@ -309,6 +310,30 @@ func checkLocal(t *testing.T, page *browsertest.Page, srv *jupytertest.Server) {
 // interactive charts its metadata says it shows ("twintorus": {"charts": N}).
 func declaredCharts(t *testing.T, path string) []int {
 	t.Helper()
+	out := []int{}
+	for _, c := range readNotebook(t, path).Cells {
+		out = append(out, c.Metadata.Twintorus.Charts)
+	}
+	return out
+}
+
+// declaredQuickCharts is declaredCharts in quick mode: a cell's "quick_charts" where
+// it has one, else its "charts".
+func declaredQuickCharts(t *testing.T, path string) []int {
+	t.Helper()
+	out := []int{}
+	for _, c := range readNotebook(t, path).Cells {
+		n := c.Metadata.Twintorus.Charts
+		if q := c.Metadata.Twintorus.QuickCharts; q != nil {
+			n = *q
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func readNotebook(t *testing.T, path string) notebook {
+	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -317,9 +342,5 @@ func declaredCharts(t *testing.T, path string) []int {
 	if err := json.Unmarshal(raw, &nb); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]int, len(nb.Cells))
-	for i, c := range nb.Cells {
-		out[i] = c.Metadata.Twintorus.Charts
-	}
-	return out
+	return nb
 }

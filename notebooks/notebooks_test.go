@@ -29,8 +29,11 @@ type cell struct {
 	Metadata struct {
 		// Twintorus.Charts is the number of interactive charts the cell shows: the
 		// tests hold every notebook, as committed, exported and live, to it.
+		// QuickCharts, when set, is the number it shows in quick mode (QUICK=1), where
+		// some cells draw fewer networks; the live test's Run All runs quick mode.
 		Twintorus struct {
-			Charts int `json:"charts"`
+			Charts      int  `json:"charts"`
+			QuickCharts *int `json:"quick_charts"`
 		} `json:"twintorus"`
 	} `json:"metadata"`
 	Type           string          `json:"cell_type"`
