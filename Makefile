@@ -13,10 +13,10 @@ run: setup
 
 ## test: set up what the tests need (Jupyter, gonb, Chromium, Slurm) and run every test:
 ## vet and formatting, the Go tests (the Slurm and browser tests must run, not skip; the
-## live notebook test opens every notebook in Jupyter in Chromium and runs it all in
-## quick mode), and the parsers' fuzz targets for a short time. About 15 minutes on a
-## quiet 2-core machine; BENCHMARKS.md has where the time goes.
-test: setup setup-browser setup-slurm vet gotest fuzz
+## live notebook test opens every notebook in Jupyter in Chromium), the parsers' fuzz
+## targets for a short time, and every notebook run in the live Jupyter in quick mode.
+## At most 20 minutes on a quiet 2-core machine; BENCHMARKS.md has where the time goes.
+test: setup setup-browser setup-slurm vet gotest fuzz notebooks
 
 ## test-long: make test with the acceptance runs at full length (TWINTORUS_LONG=1: the
 ## no-deadlock runs of 100,000 cycles and every selection function on the 512-PE 5DT
@@ -61,11 +61,12 @@ gotest:
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-## notebooks: execute every notebook headless (nbconvert) in quick mode, into a
-## temporary directory; fails on any cell error. make test runs them in the live
-## Jupyter instead (notebooks/live_test.go); QUICK=0 make notebooks runs the stored mode
-notebooks: setup
-	scripts/run-notebooks.sh
+## notebooks: the notebook step of make test: open every notebook in the live Jupyter
+## in Chromium and Run All in quick mode, two at a time (notebooks.TestRunAllNotebooks);
+## fails on a cell error or a chart not drawn. scripts/run-notebooks.sh executes them
+## headless instead (--inplace refreshes the committed outputs)
+notebooks: setup setup-browser
+	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
 
 ## pgo: profile the engine's benchmarks into cmd/twintorus/default.pgo, the profile that
 ## go build compiles the twintorus command with (scripts/pgo.sh); after large engine changes

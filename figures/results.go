@@ -217,13 +217,14 @@ func StoreDir() string {
 const QuickKneeSteps = 2
 
 // QuickSpec is the quick version of a spec: two replications (so that intervals
-// exist), every third load (at least five, the highest kept), a 500-cycle warm-up and
-// 3,000 measured cycles. A quick run then bisects each curve's knee QuickKneeSteps
-// times.
+// exist), every third load (at least five, the highest kept), a 300-cycle warm-up and
+// 2,000 measured cycles. A quick run then bisects each curve's knee QuickKneeSteps
+// times. It shows each figure's shape in seconds; it is what make test runs of every
+// notebook, and its numbers are not the papers' (the stored full runs are).
 func QuickSpec(s experiment.Spec) experiment.Spec {
 	q := s
 	q.Seeds = 2
-	q.Engine.Warmup, q.Engine.Measure = 500, 3000
+	q.Engine.Warmup, q.Engine.Measure = 300, 2000
 	if v := s.Loads.Values; len(v) > 5 {
 		step := max(1, min(3, len(v)/5))
 		var kept []float64

@@ -25,55 +25,26 @@ const runAllTimeout = 10 * time.Minute
 
 // TestLiveNotebooks is what a user does: set up as scripts/setup.sh does (kernelspec,
 // notebooks signed as trusted), start Jupyter as `make run` does, open each shipped
-// notebook in Chromium without running it and find every interactive chart drawn,
-// Run All and find them drawn again, with no cell failing and no request leaving the
-// machine; completion and inline documentation work (gopls, offline); and a notebook
-// whose second cell panics stops there when run.
+// notebook in Chromium without running it and find it trusted and every interactive
+// chart drawn, with no request leaving the machine; Run All the tutorial and find its
+// charts drawn again and no cell failing; completion and inline documentation work
+// (gopls, offline); and a notebook whose second cell panics stops there when run.
 //
-// Run All runs the notebooks' quick mode (QUICK=1, what `make notebooks` runs headless):
-// every cell runs, each sweep from scratch at a small size, so this is also the
-// suite's one run of every notebook's code. The stored results the cells otherwise
-// load are checked by package figures' tests (TestStoredResults and friends), and
-// the committed outputs by TestCommittedNotebooksAreExecuted. Two notebooks run at a
-// time, the longest first; their quick stores go to a temporary directory of the
-// test's, so that every run simulates.
+// Run All of every notebook is TestRunAllNotebooks, the notebook step of make test
+// (make notebooks): twelve notebooks' cells take most of ten minutes of CPU, more than
+// a package's tests may take.
 func TestLiveNotebooks(t *testing.T) {
-	browsertest.Require(t)
-	env := jupytertest.Setup(t)
-	dir := t.TempDir()
-	var names []string
-	for _, path := range committed(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, path), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, path)
+	srv, names := liveServer(t)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			page := openNotebook(t, srv, name)
+			checkOpened(t, page, name)
+			if name == "00-tutorial.ipynb" {
+				runAllAndCheck(t, page, name)
+			}
+			checkLocal(t, page, srv)
+		})
 	}
-	paths := make([]string, len(names))
-	for i, n := range names {
-		paths[i] = filepath.Join(dir, n)
-	}
-	env.Trust(t, paths...)
-	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env.Vars = append(env.Vars, "QUICK=1", "TMPDIR="+t.TempDir())
-	srv := env.Start(t, dir)
-
-	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(quickSeconds[b], quickSeconds[a]) })
-	t.Run("notebooks", func(t *testing.T) {
-		for _, name := range names {
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				runNotebook(t, srv, name)
-			})
-		}
-	})
 
 	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
 
@@ -112,24 +83,96 @@ func TestLiveNotebooks(t *testing.T) {
 }
 
 // quickSeconds is about how long each notebook's Run All takes in quick mode on a
-// quiet two-core machine, to start the longest first; an unlisted one starts last.
+// quiet two-core machine, to start the longest first in TestRunAllNotebooks; an
+// unlisted one starts last.
 var quickSeconds = map[string]int{
 	"selection-functions.ipynb": 70, "kns.ipynb": 80, "3dt-vs-2d.ipynb": 75, "3dt-configurations.ipynb": 65,
 	"cswitch-fattrees.ipynb": 55, "tct.ipynb": 45, "twisted-tori.ipynb": 45, "5dt-vs-3d.ipynb": 40,
 	"workloads.ipynb": 40, "5dt-vs-3d-workloads.ipynb": 35, "00-tutorial.ipynb": 17, "10-your-own-topology.ipynb": 12,
 }
 
-// runNotebook opens one notebook as a user would: its charts drawn as opened, then
-// Run All, every cell run in order without an error, and its charts drawn again.
-func runNotebook(t *testing.T, srv *jupytertest.Server, name string) {
-	want := declaredCharts(t, name)
-	quick := declaredQuickCharts(t, name)
-	page := openNotebook(t, srv, name)
+// RunAllEnv names the variable that runs TestRunAllNotebooks (make notebooks sets it).
+const RunAllEnv = "TWINTORUS_RUN_ALL_NOTEBOOKS"
+
+// TestRunAllNotebooks opens every shipped notebook in the live Jupyter, as
+// TestLiveNotebooks does, and runs it all: every cell runs in order without an error
+// and every cell then shows the charts its metadata declares for quick mode. Run All
+// runs the notebooks' quick mode (QUICK=1): each sweep from scratch at a small size,
+// so this is the suite's one run of every notebook's code and of every heavy
+// reproduction's quick version. The stored results the cells otherwise load are
+// checked by package figures' tests (TestStoredResults and friends), and the committed
+// outputs by TestCommittedNotebooksAreExecuted.
+//
+// It is the notebook step of make test (make notebooks, which sets RunAllEnv=1), not
+// part of go test ./...: it takes most of ten minutes of CPU. Two notebooks run at a
+// time, the longest first; their quick stores go to a temporary directory of the
+// test's, so that every run simulates.
+func TestRunAllNotebooks(t *testing.T) {
+	if os.Getenv(RunAllEnv) != "1" {
+		t.Skipf("the notebook step of make test: make notebooks runs it (%s=1)", RunAllEnv)
+	}
+	srv, names := liveServer(t)
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(quickSeconds[b], quickSeconds[a]) })
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			page := openNotebook(t, srv, name)
+			checkOpened(t, page, name)
+			runAllAndCheck(t, page, name)
+			checkLocal(t, page, srv)
+		})
+	}
+}
+
+// liveServer sets up Jupyter with the twintorus kernel as scripts/setup.sh does, with
+// copies of the shipped notebooks signed as trusted and two test notebooks of its own,
+// and starts it as make run does. Kernels run quick mode (QUICK=1) and keep their quick
+// stores in a temporary directory of the test's. It returns the shipped notebooks'
+// names.
+func liveServer(t *testing.T) (*jupytertest.Server, []string) {
+	browsertest.Require(t)
+	env := jupytertest.Setup(t)
+	dir := t.TempDir()
+	var names []string
+	for _, path := range committed(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, path)
+	}
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = filepath.Join(dir, n)
+	}
+	env.Trust(t, paths...)
+	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.Vars = append(env.Vars, "QUICK=1", "TMPDIR="+t.TempDir())
+	return env.Start(t, dir), names
+}
+
+// checkOpened checks a notebook as opened, before any cell runs: trusted, so that its
+// stored charts draw, and every one of them drawn.
+func checkOpened(t *testing.T, page *browsertest.Page, name string) {
+	t.Helper()
 	if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || !trusted {
 		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
 	}
-	checkCharts(t, page, "as opened", want)
+	checkCharts(t, page, "as opened", declaredCharts(t, name))
+}
 
+// runAllAndCheck runs every cell (in quick mode) and checks they all ran in order
+// without an error, and that each cell then shows the charts it declares for quick
+// mode, drawn.
+func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
+	t.Helper()
 	start := time.Now()
 	runAll(t, page)
 	n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
@@ -147,8 +190,7 @@ func runNotebook(t *testing.T, srv *jupytertest.Server, name string) {
 	if errs, err := browsertest.Eval[[]string](page, `Array.prototype.map.call(document.querySelectorAll(".output_error"), function (e) { return e.innerText.slice(0, 500); })`); err != nil || len(errs) > 0 {
 		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
 	}
-	checkCharts(t, page, "after Run All (quick mode)", quick)
-	checkLocal(t, page, srv)
+	checkCharts(t, page, "after Run All (quick mode)", declaredQuickCharts(t, name))
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come

@@ -143,7 +143,8 @@ func TestCommittedNotebooksAreExecuted(t *testing.T) {
 
 // TestNotebooksRenderOffline exports each notebook to HTML with Debian's nbconvert
 // and loads it in headless Chromium: every interactive chart must draw, from the
-// script embedded in the page, with no request leaving the machine.
+// script embedded in the page, with no request leaving the machine. One nbconvert
+// converts them all and one browser loads them one after the other.
 func TestNotebooksRenderOffline(t *testing.T) {
 	browsertest.Require(t)
 	const jupyter = "/usr/bin/jupyter"
@@ -160,6 +161,17 @@ func TestNotebooksRenderOffline(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nbconvert: %v\n%s", err, out)
 	}
+	// One browser for them all, too.
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(5*time.Minute))
+	defer cancel()
+	var page *browsertest.Page
+	defer func() {
+		if page != nil {
+			if err := page.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
 	for _, path := range paths {
 		t.Run(path, func(t *testing.T) {
 			want := 0
@@ -167,17 +179,15 @@ func TestNotebooksRenderOffline(t *testing.T) {
 				want += n
 			}
 			html := filepath.Join(dir, strings.TrimSuffix(path, ".ipynb")+".html")
-			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*time.Minute))
-			defer cancel()
-			page, err := browsertest.Load(ctx, html)
+			var err error
+			if page == nil {
+				page, err = browsertest.Load(ctx, html)
+			} else {
+				err = page.Goto(html)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer func() {
-				if err := page.Close(); err != nil {
-					t.Error(err)
-				}
-			}()
 			n, err := drawnCharts(page)
 			if err != nil {
 				t.Fatal(err)

@@ -3,11 +3,13 @@
 # cores, each under a timeout that scales with its own work and with how busy the
 # machine is. make test runs it.
 #
-#   scripts/gotest.sh [--json DIR] [go test flags...] [packages...]
+#   scripts/gotest.sh [--json DIR] [--budget SECONDS] [go test flags, one token each: -run=X] [packages...]
 #
 # With no packages it tests ./... . --json DIR also writes each package's `go test
 # -json` events to DIR/<package path with / as _>.json, from which `go run
 # ./tools/testtimes DIR` makes the per-package and per-test table of BENCHMARKS.md.
+# --budget gives every package that budget instead of the table's (make notebooks runs
+# one test of its own this way).
 #
 # Why not one `go test ./...`: its one -timeout is a cliff. Long enough for the
 # slowest package on a busy machine, it lets a hang in a quick package run for an
@@ -50,6 +52,7 @@ declare -A budget=(
 )
 
 json=""
+only_budget=""
 flags=()
 pkgs=()
 while (($#)); do
@@ -58,11 +61,15 @@ while (($#)); do
 		json="${2:?--json needs a directory}"
 		shift
 		;;
+	--budget)
+		only_budget="${2:?--budget needs seconds}"
+		shift
+		;;
 	-h | --help)
 		sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
-	-*) flags+=("$1") ;;
+	-*=* | -[a-z]*) flags+=("$1") ;; # go test flags, each one token (-run=X, -count=1, -v)
 	*) pkgs+=("$1") ;;
 	esac
 	shift
@@ -94,7 +101,7 @@ trap 'rm -rf "$jobs_file" "$logs"' EXIT
 for p in "${list[@]}"; do
 	rel=${p#"$module"}
 	rel=${rel#/}
-	b=${budget[$rel]:-$DEFAULT_BUDGET}
+	b=${only_budget:-${budget[$rel]:-$DEFAULT_BUDGET}}
 	echo "$b ${rel:-.} $p"
 done | sort -k1,1nr >"$jobs_file"
 

@@ -169,6 +169,27 @@ func (p *Page) WaitFor(expr string, timeout time.Duration) error {
 	}
 }
 
+// Goto loads another local file in the same browser, as Load does, and forgets what
+// the page did before: Requests and Errors then report the new page alone. Starting
+// Chromium is a few seconds of CPU, more than loading most pages.
+func (p *Page) Goto(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("browsertest: %w", err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return fmt.Errorf("browsertest: page: %w", err)
+	}
+	p.mu.Lock()
+	p.requests, p.errors, p.byID = nil, nil, map[network.RequestID]int{}
+	p.mu.Unlock()
+	u := url.URL{Scheme: "file", Path: abs}
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(u.String())); err != nil {
+		return fmt.Errorf("browsertest: loading %s: %w", u.String(), err)
+	}
+	return nil
+}
+
 // fail closes a page that could not load and returns err with any close error.
 func (p *Page) fail(err error) error {
 	return errors.Join(err, p.Close())

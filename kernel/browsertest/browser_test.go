@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twintorus/twintorus/internal/testwait"
 )
 
 func load(t *testing.T, path string) *Page {
 	t.Helper()
 	Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
 	t.Cleanup(cancel)
 	p, err := Load(ctx, path)
 	if err != nil {
@@ -79,5 +81,33 @@ func TestLoadMissingFile(t *testing.T) {
 	Require(t)
 	if _, err := Load(context.Background(), "testdata/no-such-page.html"); err == nil {
 		t.Error("Load of a missing file: no error")
+	}
+}
+
+// TestGoto: one browser loads a second page; what the first did is forgotten, and
+// the second's requests are recorded and blocked as the first's were.
+func TestGoto(t *testing.T) {
+	p := load(t, "testdata/canvas.html")
+	if err := p.Goto("testdata/offsite.html"); err != nil {
+		t.Fatal(err)
+	}
+	off := p.Offsite()
+	if len(off) != 1 || off[0].URL != "http://127.0.0.1:9/never.js" || off[0].Failed != "blocked: inspector" {
+		t.Errorf("after Goto, offsite requests = %+v; want the blocked never.js", off)
+	}
+	if reqs := p.Requests(); len(reqs) == 0 || !strings.HasSuffix(reqs[0].URL, "/testdata/offsite.html") {
+		t.Errorf("after Goto, the first request should be the new page: %+v", reqs)
+	}
+	if err := p.Goto("testdata/canvas.html"); err != nil {
+		t.Fatal(err)
+	}
+	if off, errs := p.Offsite(), p.Errors(); len(off) != 0 || len(errs) != 0 {
+		t.Errorf("back on canvas.html: offsite %+v, errors %q; want none (the last page's are forgotten)", off, errs)
+	}
+	if n, err := Eval[int](p, `document.querySelectorAll("canvas").length`); err != nil || n != 1 {
+		t.Errorf("canvases = %d, %v; want 1", n, err)
+	}
+	if err := p.Goto("testdata/no-such-page.html"); err == nil {
+		t.Error("Goto a missing file: no error")
 	}
 }
