@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
-# fuzz.sh: run every parser's fuzz target for FUZZTIME (default 15s) each, one after
+# fuzz.sh: run every parser's fuzz target for FUZZTIME (default 4s) each, one after
 # the other, and print per target how many inputs it executed.
 #
 # Go minimises every new interesting input for up to -fuzzminimizetime, 60 s by
 # default, and that time comes out of -fuzztime: with a slow target (a spec parse
 # builds networks) a 15 s budget went to minimisation and the target ran a dozen
 # inputs. FUZZMINIMIZETIME (default 1s) keeps minimisation short. A target that runs
-# fewer than FUZZ_MIN_EXECS inputs (default 1000) fails the run, so that a budget
+# fewer than FUZZ_MIN_EXECS inputs (default 500) fails the run, so that a budget
 # swallowed again does not pass unnoticed.
 #
-# A target may name its own budget as a multiple of FUZZTIME (third field). The
-# experiment package's targets run at a few thousand inputs a second, not tens of
-# thousands (the spec and record parsers build networks for every input, and every
-# target of that large test binary pays for its coverage map), and the topology
-# parsers build networks too: with four (two) budgets each reaches hundreds of
-# thousands of inputs on an idle two-core machine, as the other string parsers do.
+# make test runs each target for FUZZTIME=4s, a smoke run that the suite's time allows
+# (some 2.5 minutes for the twenty targets, a third of it starting them); make
+# test-long for a minute each, and a developer changing a parser fuzzes it for longer
+# (go test -fuzz=FuzzX -fuzztime=10m ./pkg/). A target may name its own budget as a
+# multiple of FUZZTIME (third field): the experiment package's targets and the topology
+# parsers build networks for every input and run at thousands of inputs a second, not
+# tens of thousands, so they get two budgets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
-FUZZTIME=${FUZZTIME:-15s}
+FUZZTIME=${FUZZTIME:-4s}
 FUZZMINIMIZETIME=${FUZZMINIMIZETIME:-1s}
-FUZZ_MIN_EXECS=${FUZZ_MIN_EXECS:-1000}
+FUZZ_MIN_EXECS=${FUZZ_MIN_EXECS:-500}
 
 # package target [budget multiple]
 targets=(
@@ -36,11 +37,11 @@ targets=(
 	"./sim/engine/ FuzzParsePacketLengths"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
-	"./sim/experiment/ FuzzParseSpec 4"
-	"./sim/experiment/ FuzzUnmarshalRecord 4"
-	"./sim/experiment/ FuzzParseShard 4"
-	"./sim/experiment/ FuzzReadSummaryCSV 4"
-	"./sim/experiment/ FuzzSlurmScript 4"
+	"./sim/experiment/ FuzzParseSpec 2"
+	"./sim/experiment/ FuzzUnmarshalRecord 2"
+	"./sim/experiment/ FuzzParseShard 2"
+	"./sim/experiment/ FuzzReadSummaryCSV 2"
+	"./sim/experiment/ FuzzSlurmScript 2"
 	"./sim/workload/ FuzzParseSpec"
 	"./sim/workload/ FuzzReadTrace"
 	"./sim/workload/ FuzzParseSize"
