@@ -137,8 +137,8 @@ type Params struct {
 	Seed    uint64  `yaml:"seed" json:"seed"`       // random seed (1)
 
 	// Watchdog is the number of cycles without any flit moving, while packets are in
-	// the network, after which the run stops and reports a deadlock (10000); zero or
-	// negative disables it.
+	// the network, after which the run stops and reports a deadlock (10000); zero
+	// disables it.
 	Watchdog int64 `yaml:"watchdog" json:"watchdog"`
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
@@ -328,6 +328,9 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%s models INSEE's router (the insee preset), whose input VCs have crossbar inputs of their own: set crossbar_per_vc too", inseeOption(p))
 	case (p.ConsumeAll || p.ReserveOutputVCs) && (p.Allocator.ISLIP || p.VOQ || p.OutputFlits > 0):
 		return fmt.Errorf("%s works with the two-stage round-robin allocator of input-queued switches (rr2, no voq, no output_flits)", inseeOption(p))
+	case p.Watchdog < 0 || p.Watchdog > MaxCycles:
+		// Negative once meant "off" by accident: 0 says it, and a typo is refused.
+		return fmt.Errorf("watchdog %d cycles: accepted are 0 (off) to %d", p.Watchdog, int64(MaxCycles))
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
