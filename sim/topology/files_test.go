@@ -122,6 +122,14 @@ func TestJSONFileErrors(t *testing.T) {
 		{"unknown key", edit(3, `"family"`, `"famly"`), 3, `unknown key "famly"`},
 		{"wrong peer", edit(lineOf(`"peer": 1`, 0), `"peer": 1`, `"peer": 2`), objectAt(lineOf(`"peer": 1`, 0)), "says peer 2"},
 		{"trailing", good.String() + "{}", len(lines), "more after"},
+		// Keys given twice are refused, as the spec's YAML refuses them (issue 39): JSON
+		// would silently keep the last.
+		{"key twice at the top", edit(3, `"family": "torus",`, `"family": "torus", "family": "mesh",`), 3, `"family" is given twice`},
+		{"key twice in a switch", edit(lineOf(`"card": 0`, 0), `"card": 0,`, `"card": 0, "card": 1,`), lineOf(`"card": 0`, 0), `"card" is given twice`},
+		{"key twice in a port", edit(lineOf(`"peer": 1`, 0), `"peer": 1,`, `"peer": 1, "peer": 2,`), objectAt(lineOf(`"peer": 1`, 0)), `"peer" is given twice`},
+		{"key twice in a port, another case", edit(lineOf(`"peer": 1`, 0), `"peer": 1,`, `"peer": 1, "Peer": 1,`), objectAt(lineOf(`"peer": 1`, 0)), `"Peer" is given twice`},
+		{"key twice in a link", edit(lineOf(`"b":`, linksAt), `"b": 1,`, `"b": 1, "b": 1,`), linksAt + 1, `"b" is given twice`},
+		{"key twice in a terminal", edit(lineOf(`"switch":`, lineOf(`"terminals"`, 0)), `"switch": 0,`, `"switch": 0, "switch": 0,`), lineOf(`"terminals"`, 0) + 1, `"switch" is given twice`},
 	}
 	for _, c := range cases {
 		_, err := ReadJSON(strings.NewReader(c.text), "net.json")

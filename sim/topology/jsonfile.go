@@ -156,12 +156,15 @@ func (r *jsonIn) line(off int64) int {
 }
 
 // next is the line where the next value starts.
-func (r *jsonIn) next() int {
+func (r *jsonIn) next() int { return r.line(int64(r.nextOffset())) }
+
+// nextOffset is the offset where the next value starts.
+func (r *jsonIn) nextOffset() int {
 	off := int(r.dec.InputOffset())
 	for off < len(r.data) && strings.IndexByte(" \t\r\n,:", r.data[off]) >= 0 {
 		off++
 	}
-	return r.line(int64(off))
+	return off
 }
 
 func (r *jsonIn) errorf(line int, format string, args ...any) error {
@@ -204,6 +207,7 @@ func (r *jsonIn) object(what string, fn func(key string, line int) error) error 
 	if err := r.delim('{', what); err != nil {
 		return err
 	}
+	var seen []string // an object's keys are few
 	for r.dec.More() {
 		line := r.next()
 		tok, err := r.dec.Token()
@@ -211,6 +215,10 @@ func (r *jsonIn) object(what string, fn func(key string, line int) error) error 
 			return r.wrap(err, line)
 		}
 		key, _ := tok.(string)
+		if slices.Contains(seen, key) {
+			return r.errorf(line, "%s: %q is given twice", what, key)
+		}
+		seen = append(seen, key)
 		if err := fn(key, r.next()); err != nil {
 			return err
 		}
@@ -236,6 +244,67 @@ func (r *jsonIn) value(v any, line int) error {
 		return r.wrap(err, line)
 	}
 	return nil
+}
+
+// record decodes a JSON object into the struct v and refuses a key given twice,
+// which encoding/json would settle silently by keeping the last.
+func (r *jsonIn) record(v any, line int, what string) error {
+	start := r.nextOffset()
+	if err := r.value(v, line); err != nil {
+		return err
+	}
+	if key, dup := duplicateKey(r.data[start:r.dec.InputOffset()]); dup {
+		return r.errorf(line, "%s: %q is given twice", what, key)
+	}
+	return nil
+}
+
+// duplicateKey finds a key given twice among the top-level keys of a JSON object's
+// text, comparing them as encoding/json matches keys to fields: unescaped and
+// without regard to case ("peer" and "Peer" both set Peer).
+func duplicateKey(obj []byte) (string, bool) {
+	var keys [][]byte
+	depth := 0
+	for i := 0; i < len(obj); i++ {
+		switch obj[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			j, escaped := i+1, false
+			for ; j < len(obj) && obj[j] != '"'; j++ {
+				if obj[j] == '\\' {
+					j++
+					escaped = true
+				}
+			}
+			if j >= len(obj) {
+				return "", false // the decoder has read it: cannot happen
+			}
+			k := j + 1
+			for k < len(obj) && strings.IndexByte(" \t\r\n", obj[k]) >= 0 {
+				k++
+			}
+			if depth == 1 && k < len(obj) && obj[k] == ':' {
+				key := obj[i+1 : j]
+				if escaped {
+					var s string
+					if json.Unmarshal(obj[i:j+1], &s) == nil {
+						key = []byte(s)
+					}
+				}
+				for _, x := range keys {
+					if bytes.EqualFold(x, key) {
+						return string(key), true
+					}
+				}
+				keys = append(keys, key)
+			}
+			i = j
+		}
+	}
+	return "", false
 }
 
 // fileNet is everything a JSON network file says, with lines.
@@ -282,14 +351,14 @@ func readJSON(data []byte, name string) (*Network, error) {
 			return r.array("links", func(i, line int) error {
 				var l linkJSONIn
 				f.links, f.linkLines = append(f.links, l), append(f.linkLines, line)
-				return r.value(&f.links[i], line)
+				return r.record(&f.links[i], line, "a link")
 			})
 		case "terminals":
 			f.hasTerminals, f.terminalsLine = true, line
 			return r.array("terminals", func(i, line int) error {
 				var t terminalJSONIn
 				f.terminals, f.termLines = append(f.terminals, t), append(f.termLines, line)
-				return r.value(&f.terminals[i], line)
+				return r.record(&f.terminals[i], line, "a terminal")
 			})
 		}
 		return r.errorf(line, "unknown key %q; a network file has topology, family, radix, switches_per_node, config, switches, links and terminals", key)
@@ -328,7 +397,7 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 				}
 				var p portJSONIn
 				sw.ports, sw.portLines = append(sw.ports, p), append(sw.portLines, pline)
-				return r.value(&sw.ports[i], pline)
+				return r.record(&sw.ports[i], pline, "a port")
 			})
 		}
 		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label, class and ports", key)
