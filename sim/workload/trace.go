@@ -73,12 +73,20 @@ func readTrace(r io.Reader, name string) (*Workload, error) {
 	var b *Builder
 	line := 0
 	title := ""
+	// A gzip stream cut mid-line ends with the cut line, then the gzip reader's error:
+	// a line that does not read is that cut when the stream ends right after it.
+	cut := func(err error) error {
+		if zipped && !sc.Scan() && errors.Is(sc.Err(), io.ErrUnexpectedEOF) {
+			return fmt.Errorf("truncated gzip data after line %d (line %d is cut short)", line-1, line)
+		}
+		return err
+	}
 	for sc.Scan() {
 		line++
 		text := sc.Text()
 		if line == 1 {
 			if strings.TrimSpace(text) != TraceMagic {
-				return nil, fmt.Errorf("line 1: %q is not a twintorus trace: the first line must be %q", clip(text), TraceMagic)
+				return nil, cut(fmt.Errorf("line 1: %q is not a twintorus trace: the first line must be %q", clip(text), TraceMagic))
 			}
 			continue
 		}
@@ -95,25 +103,25 @@ func readTrace(r io.Reader, name string) (*Workload, error) {
 		}
 		if f[0] == "tasks" {
 			if b != nil {
-				return nil, fmt.Errorf("line %d: tasks given twice", line)
+				return nil, cut(fmt.Errorf("line %d: tasks given twice", line))
 			}
 			n, err := strconv.Atoi(f[len(f)-1])
 			if len(f) != 2 || err != nil || n < 1 || n > MaxTasks {
-				return nil, fmt.Errorf("line %d: %q: write 'tasks N' with N from 1 to %d", line, clip(text), MaxTasks)
+				return nil, cut(fmt.Errorf("line %d: %q: write 'tasks N' with N from 1 to %d", line, clip(text), MaxTasks))
 			}
 			b, _ = NewBuilder(n)
 			continue
 		}
 		if b == nil {
-			return nil, fmt.Errorf("line %d: %q comes before 'tasks N'", line, clip(text))
+			return nil, cut(fmt.Errorf("line %d: %q comes before 'tasks N'", line, clip(text)))
 		}
 		op, t, err := parseOpLine(f)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %q: %v; %s", line, clip(text), err, traceAccepted)
+			return nil, cut(fmt.Errorf("line %d: %q: %v; %s", line, clip(text), err, traceAccepted))
 		}
 		b.add(t, op, line)
 		if b.err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, b.err)
+			return nil, cut(fmt.Errorf("line %d: %w", line, b.err))
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -116,6 +116,27 @@ func TestTraceTruncatedGzip(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "truncated gzip data after line") || !strings.Contains(err.Error(), path) {
 		t.Errorf("truncated gzip: %v", err)
 	}
+	// Cut mid-line (issue 39): the cut line's fragment is no operation, and the error
+	// is the truncation, not its syntax. A sync flush puts the fragment in the stream
+	// without the gzip end.
+	for _, frag := range []string{"2 se", "2 send 3", "2", "tas"} {
+		var cutBuf bytes.Buffer
+		zw := gzip.NewWriter(&cutBuf)
+		text := TraceMagic + "\ntasks 4\n0 send 1 16\n1 recv 0\n"
+		if frag == "tas" {
+			text = TraceMagic + "\n"
+		}
+		if _, err := zw.Write([]byte(text + frag)); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadTrace(bytes.NewReader(cutBuf.Bytes()), "cut.gz")
+		if err == nil || !strings.Contains(err.Error(), "truncated gzip data after line") || strings.Contains(err.Error(), "accepted") {
+			t.Errorf("gzip cut in %q: %v, want the truncation", frag, err)
+		}
+	}
 	// A corrupt gzip header, and a file that is not there.
 	if _, err := ReadTrace(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0}), "bad.gz"); err == nil || !strings.Contains(err.Error(), "gzip") {
 		t.Errorf("corrupt gzip: %v", err)
