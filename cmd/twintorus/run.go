@@ -186,7 +186,7 @@ Workloads:
 	f.StringVar(&terminal, "buffer-terminal", "", "terminal port buffers as VCSxFLITS, e.g. 4x32 (default: the papers' split)")
 	f.StringVar(&external, "buffer-external", "", "external port buffers as VCSxFLITS (default: the papers' split)")
 	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
-	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
+	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock; a run that ends sooner with nothing moving is checked at its end (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
 	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
 	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")

@@ -640,6 +640,9 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
+	if e.dl == nil {
+		e.checkDeadlockAtEnd()
+	}
 	e.countLazy(min(e.now, end))
 	return e.result(time.Since(start)), nil
 }

@@ -138,7 +138,8 @@ type Params struct {
 
 	// Watchdog is the number of cycles without any flit moving, while packets are in
 	// the network, after which the run stops and reports a deadlock (10000); zero
-	// disables it.
+	// disables it. A run that ends sooner with packets waiting and nothing moving is
+	// searched for a cycle of waiting channels at its end (checkDeadlockAtEnd).
 	Watchdog int64 `yaml:"watchdog" json:"watchdog"`
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
