@@ -64,19 +64,18 @@ Workloads:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
 			var err error
-			schemeSet := false
+			var pre *engine.Preset
 			if preset != "" {
-				pre, err := engine.LookupPreset(preset)
+				found, err := engine.LookupPreset(preset)
 				if err != nil {
 					return fmt.Errorf("--switch: %w", err)
 				}
-				applyPreset(cmd, &p, pre, &switching, &allocator, &lengths, &terminal, &external, &internal)
-				schemeSet = pre.Deadlock != ""
+				pre = &found
+				applyPreset(cmd, &p, found, &switching, &allocator, &lengths, &terminal, &external, &internal)
 			}
-			if !cmd.Flags().Changed("deadlock") && !schemeSet {
-				if p.Deadlock, err = defaultScheme(p); err != nil {
-					return err
-				}
+			limit := int64(0) // this machine's memory
+			if noMemoryCheck {
+				limit = -1
 			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
@@ -123,9 +122,10 @@ Workloads:
 			} else if cmd.Flags().Changed("mapping") || cmd.Flags().Changed("tasks-per-pe") || cmd.Flags().Changed("flit-bytes") || cmd.Flags().Changed("local-cycles") {
 				return fmt.Errorf("--mapping, --tasks-per-pe, --flit-bytes and --local-cycles apply to closed-loop runs: give --workload")
 			}
-			limit := int64(0) // this machine's memory
-			if noMemoryCheck {
-				limit = -1
+			if !cmd.Flags().Changed("deadlock") {
+				if p.Deadlock, err = defaultScheme(p, pre, limit); err != nil {
+					return err
+				}
 			}
 			e, err := p.BuildLimited(limit)
 			var size *engine.SizeError
@@ -191,7 +191,7 @@ Workloads:
 	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
 	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
 	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
-	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where it has one; a flag given sets its own value); default the 3DT papers'")
+	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where the routing is deadlock-free under it; a flag given sets its own value); default the 3DT papers'")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.IntVar(&p.Threads, "threads", 1, "cores one simulation uses (results are the same bit for bit whatever the count; it pays from about 8,192 switches); a crossbar input per VC without reserved output VCs runs on one core")
 	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
@@ -221,8 +221,8 @@ func presetNames() string {
 	return strings.Join(names, ", ")
 }
 
-// applyPreset sets every engine parameter and the deadlock scheme that the command
-// line does not set from preset pre.
+// applyPreset sets every engine parameter that the command line does not set from
+// preset pre; its deadlock scheme is defaultScheme's to apply, where it is safe.
 func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, lengths, terminal, external, internal *string) {
 	base := pre.Params()
 	changed := cmd.Flags().Changed
@@ -244,11 +244,6 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(base.External) }},
 		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},
-		{"deadlock", func() {
-			if pre.Deadlock != "" {
-				p.Deadlock = pre.Deadlock
-			}
-		}},
 		// No flag sets these.
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
@@ -261,19 +256,27 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 	}
 }
 
-// defaultScheme is the deadlock scheme of the point's routing when none is named. It
-// builds the network only when the answer depends on it: building here would allocate
-// a network that the size checks after this are meant to refuse unbuilt.
-func defaultScheme(p experiment.Point) (string, error) {
+// defaultScheme is the deadlock scheme of the point's routing when none is named, and
+// with a switch preset the preset's where the routing is deadlock-free under it
+// (experiment.PresetScheme). It builds the network only when the answer depends on it,
+// and then after the size check: building here would allocate a network that the
+// size checks after this are meant to refuse unbuilt.
+func defaultScheme(p experiment.Point, pre *engine.Preset, memoryLimit int64) (string, error) {
 	spec, err := topology.Parse(p.Topology)
 	if err != nil {
 		return "", err
 	}
 	var net *topology.Network
 	build := func() (*topology.Network, error) {
-		if net == nil {
-			net, err = topology.Build(spec)
+		if net != nil {
+			return net, nil
 		}
+		// The fewest VCs any scheme allows: a lower bound, as a spec's validation takes.
+		var size *engine.SizeError
+		if err := engine.CheckSize(spec, p.Params, routing.SchemeNone, memoryLimit); errors.As(err, &size) {
+			return nil, err
+		}
+		net, err = topology.Build(spec)
 		return net, err
 	}
 	name := p.Routing
@@ -291,6 +294,17 @@ func defaultScheme(p experiment.Point) (string, error) {
 	def, _, ok := routing.LookupRouting(name)
 	if !ok {
 		return p.Deadlock, nil // New says what is accepted
+	}
+	if pre != nil && pre.Deadlock != "" && pre.Deadlock != def.SchemeText() {
+		n, err := build()
+		if err != nil {
+			return "", err
+		}
+		scheme, err := experiment.PresetScheme(*pre, n, name)
+		if err != nil {
+			return "", err
+		}
+		return scheme.String(), nil
 	}
 	if def.SchemeFor == nil {
 		return def.Scheme.String(), nil

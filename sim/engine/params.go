@@ -256,7 +256,7 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 			return fmt.Errorf("%s VCs of %d flits hold %d packets of %d flit(s); accepted are at most %d packets per VC", c.kind, b.Flits, b.Flits/p.shortestPacket(), p.shortestPacket(), maxQueuedPackets-2)
 		}
 		if b.VCs < need {
-			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, b.VCs, rtName, need)
+			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d: accepted are %s buffers of at least %d VCs", c.kind, b.VCs, rtName, need, c.kind, need)
 		}
 		if p.Switching == CutThrough && b.Flits < p.PacketFlits {
 			return fmt.Errorf("%s VCs of %d flits cannot hold a %d-flit packet under virtual cut-through", c.kind, b.Flits, p.PacketFlits)

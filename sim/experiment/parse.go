@@ -162,7 +162,9 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 		s.Preset = pre.Name
 		s.Engine = s.overPreset(pre.Params())
 		if !s.has("deadlock") && pre.Deadlock != "" {
-			s.Deadlock = []string{pre.Deadlock}
+			// The preset's scheme, where each curve's routing is deadlock-free under it
+			// (Curves, PresetScheme); the axis keeps its name, so the hash is as before.
+			s.Deadlock, s.presetScheme = []string{pre.Deadlock}, true
 		}
 	}
 	return s, nil
@@ -470,7 +472,7 @@ type specYAML struct {
 	Topologies []string `yaml:"topologies,flow"`
 	Routing    []string `yaml:"routing,omitempty,flow"`
 	Selection  []string `yaml:"selection,omitempty,flow"`
-	Deadlock   []string `yaml:"deadlock,flow"`
+	Deadlock   []string `yaml:"deadlock,omitempty,flow"` // left out when the preset gives it
 	Tie        []string `yaml:"tie,flow"`
 	Traffic    []string `yaml:"traffic,omitempty,flow"`
 	Sizes      []string `yaml:"sizes,omitempty,flow"`
@@ -509,6 +511,11 @@ func (s Spec) MarshalYAML() (any, error) {
 		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Precision: s.Precision, Metrics: s.Metrics}
 	if s.closed() {
 		out.Loads = nil
+	}
+	if s.presetScheme {
+		// Written out, the preset's scheme would read back as one the file names, and
+		// be taken for every curve, where it may turn deadlock avoidance off.
+		out.Deadlock = nil
 	}
 	return out, nil
 }

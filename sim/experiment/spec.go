@@ -47,8 +47,9 @@ type Spec struct {
 	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
 	// Preset names a switch preset (engine.Presets: cswitch, kns) whose parameters the
 	// engine block starts from instead of engine.Defaults(), and whose deadlock scheme
-	// the spec takes when it names none. It is applied when the spec is read; Engine
-	// then holds every parameter.
+	// the spec takes when it names none, on each curve whose routing is deadlock-free
+	// under it (PresetScheme; the others keep their routing's own). It is applied when
+	// the spec is read; Engine then holds every parameter.
 	Preset string `yaml:"switch,omitempty" json:"switch,omitempty"`
 	// Workload, when set, makes the spec closed-loop: each curve runs one of these
 	// workloads (workload.Grammar) to its end instead of traffic and sizes at loads;
@@ -81,6 +82,10 @@ type Spec struct {
 	Metrics   []string   `yaml:"metrics" json:"metrics"` // summarised with mean and 95 % CI
 
 	src *source // where the spec was read from, for error positions; nil for Go values
+	// presetScheme: the spec names no deadlock scheme and Deadlock is its preset's,
+	// which each curve takes only where its routing is deadlock-free under it
+	// (PresetScheme). Saved specs leave the key out, so that they read back the same.
+	presetScheme bool
 }
 
 // Loads is the load axis: a fixed list of offered loads, or an automatic search for
@@ -238,11 +243,17 @@ func (s Spec) closed() bool { return len(s.Workload) > 0 }
 // carry it as provenance; record keys do not depend on it (two specs that share a
 // point share its records).
 func (s Spec) Hash() string {
-	b, err := json.Marshal(s.withDefaults())
+	s = s.withDefaults()
+	if s.presetScheme {
+		// The preset's scheme curve by curve is not the same spec as a file's own
+		// deadlock: [none]: it hashes as no deadlock axis (null).
+		s.Deadlock = nil
+	}
+	b, err := json.Marshal(s)
 	if err != nil {
 		// A Spec holds strings, numbers and engine.Params, which always marshal; only
 		// a non-finite load could fail, and hashing it is harmless.
-		b = fmt.Appendf(nil, "%#v", s.withDefaults())
+		b = fmt.Appendf(nil, "%#v", s)
 	}
 	sum := sha256.Sum256(append([]byte("twintorus-spec\n"), b...))
 	return hex.EncodeToString(sum[:])
@@ -374,6 +385,18 @@ func (s Spec) Curves() ([]Curve, error) {
 			name := routing.Canonical(r)
 			if name == "" {
 				name = routing.Default(net)
+			}
+			schemes := schemes
+			if s.presetScheme {
+				pre, err := engine.LookupPreset(s.Preset)
+				if err != nil {
+					return nil, s.errAt("switch", err)
+				}
+				scheme, err := PresetScheme(pre, net, name)
+				if err != nil {
+					return nil, s.errAt(item("routing", ri), err)
+				}
+				schemes = []routing.Scheme{scheme}
 			}
 			rts := make([]routing.Func, len(schemes))
 			for i, scheme := range schemes {
