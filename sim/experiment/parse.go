@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/twintorus/twintorus/internal/userfile"
 	"github.com/twintorus/twintorus/sim/engine"
 	"gopkg.in/yaml.v3"
 )
@@ -85,8 +85,10 @@ func (s Spec) has(key string) bool {
 }
 
 // ReadSpec reads and validates a spec file; see ParseSpec.
+// The file must be a regular one of at most MaxSpecBytes (a device such as /dev/zero
+// would be read without end).
 func ReadSpec(path string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, MaxSpecBytes)
 	if err != nil {
 		return Spec{}, fmt.Errorf("read spec: %w", err)
 	}
@@ -125,6 +127,13 @@ func ParseSpecCurves(file string, data []byte) (Spec, []Curve, error) {
 
 // decodeSpec is ParseSpec without validation.
 func decodeSpec(file string, data []byte) (Spec, error) {
+	// Bounded before the parser builds its tree, which costs far more than the text.
+	if len(data) > MaxSpecBytes {
+		return Spec{}, &SpecError{File: file, Err: fmt.Errorf("%d bytes: a spec file is at most %d bytes", len(data), MaxSpecBytes)}
+	}
+	if n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'\n'}); n > MaxSpecItems {
+		return Spec{}, &SpecError{File: file, Err: fmt.Errorf("%d commas and lines: a spec holds at most %d list items in all (loads: at most %d)", n, MaxSpecItems, MaxLoads)}
+	}
 	src := &source{file: file, root: 1, lines: map[string]int{}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node

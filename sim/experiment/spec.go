@@ -23,6 +23,13 @@ const (
 	MaxSeeds = 10000   // replications per point
 	MaxJobs  = 1 << 24 // simulations in one spec with fixed loads
 	MaxLoads = 10000   // loads on the fixed axis
+	// MaxSpecBytes bounds a spec file, and MaxSpecItems its commas and lines (what
+	// bounds the items of its lists), both checked before the YAML is parsed: the
+	// parser keeps a node of about 400 bytes per item, and a spec of two million
+	// loads took 917 MB and 19 s before MaxLoads refused it. The largest spec of
+	// datasets/ is 2 kB; 10,000 loads or topologies fit many times over.
+	MaxSpecBytes = 1 << 20
+	MaxSpecItems = 100000
 )
 
 // Spec is an experiment as data: axes that expand into curves (topologies × routing ×
@@ -302,16 +309,20 @@ func (s Spec) Curves() ([]Curve, error) {
 	if len(s.Topologies) == 0 {
 		return nil, s.errAt("topologies", errors.New("no topologies: list at least one, e.g. [twin:4x4x4/D]"))
 	}
-	nets := make([]*topology.Network, len(s.Topologies))
+	// Topologies are parsed and sized here, and built one at a time below: a spec of
+	// 16,000 tori once built and kept every network until its last curve was checked.
+	specs := make([]topology.Spec, len(s.Topologies))
+	seenTopo := make(map[string]int, len(s.Topologies))
 	for i, t := range s.Topologies {
-		net, err := s.network(t)
+		spec, err := s.topology(t)
 		if err != nil {
 			return nil, s.errAt(item("topologies", i), err)
 		}
-		if j := slices.IndexFunc(nets[:i], func(n *topology.Network) bool { return n.String() == net.String() }); j >= 0 {
-			return nil, s.errAt(item("topologies", i), fmt.Errorf("%s is listed twice (as topologies[%d])", net, j))
+		if j, dup := seenTopo[spec.String()]; dup {
+			return nil, s.errAt(item("topologies", i), fmt.Errorf("%s is listed twice (as topologies[%d])", spec, j))
 		}
-		nets[i] = net
+		seenTopo[spec.String()] = i
+		specs[i] = spec
 	}
 	schemes := make([]routing.Scheme, len(s.Deadlock))
 	for i, d := range s.Deadlock {
@@ -369,7 +380,11 @@ func (s Spec) Curves() ([]Curve, error) {
 	}
 	var curves []Curve
 	seen := map[string]int{}
-	for _, net := range nets {
+	for ti, spec := range specs {
+		net, err := topology.Build(spec)
+		if err != nil {
+			return nil, s.errAt(item("topologies", ti), err)
+		}
 		patterns := make([]string, len(s.Traffic))
 		for i, tr := range s.Traffic {
 			pat, err := traffic.ParsePattern(tr, net)
@@ -488,19 +503,19 @@ func (s Spec) selections(rt routing.Func) ([]string, error) {
 	return out, nil
 }
 
-// network builds a topology of the spec, unless a run on it could not fit in the
-// engine or this machine's memory whatever its scheme: that is refused first.
-func (s Spec) network(topo string) (*topology.Network, error) {
+// topology parses a topology of the spec, and refuses it unbuilt when a run on it
+// could not fit in the engine or this machine's memory whatever its scheme.
+func (s Spec) topology(topo string) (topology.Spec, error) {
 	spec, err := topology.Parse(topo)
 	if err != nil {
-		return nil, err
+		return spec, err
 	}
 	// Other errors of the engine's parameters are reported with each curve.
 	var size *engine.SizeError
 	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, 0); errors.As(err, &size) {
-		return nil, size
+		return spec, size
 	}
-	return topology.Build(spec)
+	return spec, nil
 }
 
 // checkScalars checks what needs no network: seeds, metrics and the load axis.

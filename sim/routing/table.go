@@ -2,13 +2,12 @@ package routing
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/userfile"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -205,13 +204,16 @@ func (t *Table) WriteTable(w io.Writer) error {
 }
 
 // ReadTableFile reads a routing table file for a network (see ReadTable); the
-// routing's name is table:PATH.
+// routing's name is table:PATH. The file must be a regular one (a device such as
+// /dev/zero would be read without end); it is read as a stream, its lines bounded by
+// the table's entries.
 func ReadTableFile(net *topology.Network, path string) (*Table, error) {
-	data, err := os.ReadFile(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("routing table: %w", err)
 	}
-	return ReadTable(bytes.NewReader(data), net, "table:"+path, path)
+	defer f.Close()
+	return ReadTable(f, net, "table:"+path, path)
 }
 
 // ReadTable reads a routing table: one line per switch and destination switch,

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/userfile"
 )
 
 // MaxFileBytes is the largest network file ReadJSONFile and ReadAnynetFile read.
@@ -69,15 +71,11 @@ func readNamed(r io.Reader, name string, parse func(data []byte, name string) (*
 	return net, nil
 }
 
+// readFile reads a network file whole: a regular file of at most MaxFileBytes (a
+// device such as /dev/zero would be read without end, and a named pipe's open would
+// wait for a writer).
 func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("network file: %w", err)
-	}
-	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("network file %s: %d bytes; accepted are files of at most %d", path, fi.Size(), MaxFileBytes)
-	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("network file: %w", err)
 	}

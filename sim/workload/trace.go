@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/userfile"
 )
 
 // TraceMagic is the first line of every trace file, with the format's version.
@@ -33,15 +34,13 @@ const TraceMagic = "twintorus-trace 1"
 const traceAccepted = "accepted: 'T send D BYTES', 'T recv S', 'T compute CYCLES'"
 
 // ReadTraceFile reads a trace file (gzip or plain text); errors name the file and line.
+// The file must be a regular one: a named pipe's open would wait for a writer.
 func ReadTraceFile(path string) (*Workload, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("trace %s: not a regular file", path)
-	}
 	return ReadTrace(f, path)
 }
 
