@@ -64,7 +64,7 @@ func (e *NotRegularError) Error() string {
 	what := "not a regular file"
 	switch t := e.Mode.Type(); {
 	case t&fs.ModeDir != 0:
-		what = "a directory, not a file"
+		what = "a directory, not a regular file"
 	case t&fs.ModeNamedPipe != 0:
 		what = "a named pipe (FIFO), not a regular file"
 	case t&fs.ModeSocket != 0:

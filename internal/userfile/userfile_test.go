@@ -26,7 +26,7 @@ func TestRefusesWhatIsNoRegularFile(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{"/dev/zero", "/dev/zero: a device, not a regular file"},
 		{fifo, fifo + ": a named pipe (FIFO), not a regular file"},
-		{dir, dir + ": a directory, not a file"},
+		{dir, dir + ": a directory, not a regular file"},
 	} {
 		var nr *NotRegularError
 		if _, err := ReadFile(c.path, 1<<20); !errors.As(err, &nr) || err.Error() != c.want {
