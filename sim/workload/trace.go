@@ -34,14 +34,71 @@ const TraceMagic = "twintorus-trace 1"
 const traceAccepted = "accepted: 'T send D BYTES', 'T recv S', 'T compute CYCLES'"
 
 // ReadTraceFile reads a trace file (gzip or plain text); errors name the file and line.
-// The file must be a regular one: a named pipe's open would wait for a writer.
+// The file must be a regular one: a named pipe's open would wait for a writer. Its
+// operations are counted first, as it streams, and a trace of more than MaxOps is
+// refused before any is kept (a 3.2 MB gzip holds 137 million of them).
 func ReadTraceFile(path string) (*Workload, error) {
 	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
+	if n, err := countOps(f, MaxOps); err == nil && n > MaxOps {
+		return nil, fmt.Errorf("trace %s: more than %d operations: accepted are at most %d operations over all tasks (about %d bytes each)", path, MaxOps, MaxOps, OpBytes)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
 	return ReadTrace(f, path)
+}
+
+// countOps counts the lines of a trace that can be operations (neither blank, nor a
+// comment, nor the header's), up to limit+1, keeping nothing: an upper bound on its
+// operations. Errors are left to the reading that follows.
+func countOps(r io.Reader, limit int64) (int64, error) {
+	src, closeSrc, err := traceStream(r)
+	if err != nil {
+		return 0, err
+	}
+	defer closeSrc()
+	br := bufio.NewReaderSize(src, 1<<16)
+	var n int64
+	start := true // at the start of a line
+	for n <= limit {
+		frag, err := br.ReadSlice('\n')
+		if start {
+			text := bytes.TrimSpace(frag)
+			if i := bytes.IndexByte(text, '#'); i >= 0 {
+				text = bytes.TrimSpace(text[:i])
+			}
+			if len(text) > 0 && text[0] >= '0' && text[0] <= '9' && !bytes.HasPrefix(text, []byte(TraceMagic)) {
+				n++
+			}
+		}
+		start = len(frag) > 0 && frag[len(frag)-1] == '\n'
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// traceStream is the text of a trace: r itself, or its gzip stream (recognised by
+// its magic bytes, whatever the name), with what closes it.
+func traceStream(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("not a readable gzip stream: %w", err)
+		}
+		return zr, func() { zr.Close() }, nil
+	}
+	return br, func() {}, nil
 }
 
 // ReadTrace reads a trace from r (gzip or plain text); name is the file's name in

@@ -1,11 +1,14 @@
 package workload
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -181,5 +184,42 @@ func TestSampleTraces(t *testing.T) {
 		if !sameWorkload(w, want) {
 			t.Errorf("%s is not what %s generates today: regenerate it with twintorus trace gen", f, spec)
 		}
+	}
+}
+
+// A trace of more operations than the limit is refused before any is stored (issue
+// 39: a 3.2 MB gzip of 137 million lines was read into memory until the builder's
+// count refused it, 11 GB later): a file is counted as it streams first. What refusing
+// allocated shows nothing was kept.
+func TestTraceOverLimitRefusedWhileCounting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.trace.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	bw := bufio.NewWriterSize(zw, 1<<16)
+	bw.WriteString(TraceMagic + "\ntasks 2\n")
+	line := []byte("0 compute 1\n")
+	for range MaxOps + 1 {
+		bw.Write(line)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadTraceFile(path)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("accepted are at most %d operations over all tasks", MaxOps)) {
+		t.Errorf("%d operations: %v, want the limit named", MaxOps+1, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("refusing it allocated %d MB", grew>>20)
 	}
 }
