@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -277,4 +278,32 @@ func FuzzReadAnynet(f *testing.F) {
 			t.Fatalf("accepted %d switches, %d PEs", net.Switches(), net.Terminals())
 		}
 	})
+}
+
+// A network file is refused as soon as what reading it holds would pass the memory
+// limit (issue 39: the reader held about 15 times a file's size, so a 1 GiB file of
+// small objects took 16 GB): elements are counted as they are read, and the error
+// names the limit and the line it was passed at.
+func TestJSONFileMemoryBoundedWhileReading(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"switches": [`)
+	for i := range 150000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`{"ports": [{"kind": "external"}]}`)
+	}
+	b.WriteString("]}\n")
+	data := []byte(b.String())
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readJSONLimited(data, "big.json", 64<<20)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.HasPrefix(err.Error(), "big.json:") || !strings.Contains(err.Error(), "more than the 64 MiB of memory this machine allows") {
+		t.Errorf("error %v, want the memory limit named at a line", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 128<<20 { // garbage included
+		t.Errorf("refusing it allocated %d MB", grew>>20)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/internal/userfile"
 )
 
@@ -133,24 +134,55 @@ type jsonIn struct {
 	dec      *json.Decoder
 	data     []byte
 	name     string
-	newlines []int // offsets of '\n'
+	newlines []int32 // offsets of '\n' (a file is at most MaxFileBytes)
+	// limit is the memory reading may take; elems counts the switches, ports, links
+	// and terminals read so far, each holding about elemBytes until the network is
+	// built.
+	limit uint64
+	elems int64
 }
 
-func newJSONIn(data []byte, name string) *jsonIn {
-	r := &jsonIn{data: data, name: name, dec: json.NewDecoder(bytes.NewReader(data))}
+// elemBytes is what reading holds per switch, port, link or terminal, besides the
+// file: the decoded record, its fields and line, and its share of the network being
+// built (measured: 230 bytes an element reading torus:32x32x32's file, live; twice
+// that for the collector's headroom).
+const elemBytes = 512
+
+func newJSONIn(data []byte, name string, limit uint64) *jsonIn {
+	r := &jsonIn{data: data, name: name, dec: json.NewDecoder(bytes.NewReader(data)), limit: limit}
 	r.dec.DisallowUnknownFields()
 	r.dec.UseNumber()
+	r.newlines = make([]int32, 0, bytes.Count(data, []byte{'\n'}))
 	for i, c := range data {
 		if c == '\n' {
-			r.newlines = append(r.newlines, i)
+			r.newlines = append(r.newlines, int32(i))
 		}
 	}
 	return r
 }
 
+// element counts one more switch, port, link or terminal read at line, and refuses
+// the file once reading it would pass the memory limit: a file of small objects took
+// about 15 times its size, so a 1 GiB file 16 GB.
+func (r *jsonIn) element(line int) error {
+	r.elems++
+	if r.limit > 0 && uint64(len(r.data))+4*uint64(len(r.newlines))+uint64(r.elems)*elemBytes > r.limit {
+		return r.errorf(line, "reading this network needs more than the %s of memory this machine allows (%d switches, ports, links and terminals so far, about %d bytes each, besides the file): accepted are networks that fit", mib(r.limit), r.elems, elemBytes)
+	}
+	return nil
+}
+
+// mib prints a memory size in MiB, or GiB from 10 GiB.
+func mib(b uint64) string {
+	if b >= 10<<30 {
+		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+}
+
 // line is the line of byte offset off.
 func (r *jsonIn) line(off int64) int {
-	return sort.SearchInts(r.newlines, int(off)) + 1
+	return sort.Search(len(r.newlines), func(i int) bool { return int64(r.newlines[i]) >= off }) + 1
 }
 
 // next is the line where the next value starts.
@@ -319,7 +351,12 @@ type fileNet struct {
 }
 
 func readJSON(data []byte, name string) (*Network, error) {
-	r := newJSONIn(data, name)
+	return readJSONLimited(data, name, sysmem.Limit())
+}
+
+// readJSONLimited is readJSON taking at most limit bytes of memory (0: no limit).
+func readJSONLimited(data []byte, name string, limit uint64) (*Network, error) {
+	r := newJSONIn(data, name, limit)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, r.errorf(1, "empty file; a network file is the JSON object Network.WriteJSON writes")
 	}
@@ -341,12 +378,18 @@ func readJSON(data []byte, name string) (*Network, error) {
 				if i >= MaxSwitches {
 					return r.errorf(line, "more than %d switches", MaxSwitches)
 				}
+				if err := r.element(line); err != nil {
+					return err
+				}
 				sw, err := r.readSwitch(line)
 				f.switches = append(f.switches, sw)
 				return err
 			})
 		case "links":
 			return r.array("links", func(i, line int) error {
+				if err := r.element(line); err != nil {
+					return err
+				}
 				var l linkJSONIn
 				f.links, f.linkLines = append(f.links, l), append(f.linkLines, line)
 				return r.record(&f.links[i], line, "a link")
@@ -354,6 +397,9 @@ func readJSON(data []byte, name string) (*Network, error) {
 		case "terminals":
 			f.hasTerminals, f.terminalsLine = true, line
 			return r.array("terminals", func(i, line int) error {
+				if err := r.element(line); err != nil {
+					return err
+				}
 				var t terminalJSONIn
 				f.terminals, f.termLines = append(f.terminals, t), append(f.termLines, line)
 				return r.record(&f.terminals[i], line, "a terminal")
@@ -392,6 +438,9 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 			return r.array("ports", func(i, pline int) error {
 				if i >= MaxPortsPerSwitch {
 					return r.errorf(pline, "more than %d ports on one switch", MaxPortsPerSwitch)
+				}
+				if err := r.element(pline); err != nil {
+					return err
 				}
 				var p portJSONIn
 				sw.ports, sw.portLines = append(sw.ports, p), append(sw.portLines, pline)
