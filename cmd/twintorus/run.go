@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/routing"
@@ -37,9 +38,10 @@ docs/model.md; the papers it follows are cited there by key and section.
 
 A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
 report and exits with status 3; errors exit with status 1. Sizes are checked before
-anything is allocated: a run whose estimated memory (network, buffers, packets and
-source queues at their largest) exceeds the machine's is refused, unless
---no-memory-check.
+anything is allocated: a run whose estimated memory (network, buffers, and packets and
+source queues at their largest, or as many as its load can generate in its cycles)
+exceeds the machine's is refused, unless --no-memory-check. The report closes with
+the estimate beside the most memory the run held.
 
 With --workload the run is closed-loop instead: the tasks of an MPI collective, a trace
 or an application proxy run their programs to the end (--mapping, --tasks-per-pe place
@@ -160,6 +162,7 @@ Workloads:
 				return deadlockStatus(r)
 			}
 			printRun(cmd.OutOrStdout(), p, r)
+			printMemory(cmd.OutOrStdout(), e.Footprint())
 			return deadlockStatus(r)
 		},
 	}
@@ -314,6 +317,24 @@ func defaultScheme(p experiment.Point, pre *engine.Preset, memoryLimit int64) (s
 		return "", err
 	}
 	return def.DefaultScheme(n).String(), nil
+}
+
+// printMemory closes a run's report with its estimated memory, which the run was
+// checked against before it was built, beside the most this process held.
+func printMemory(w io.Writer, f engine.Footprint) {
+	line := fmt.Sprintf("memory              estimated %s (network %s, engine %s, packets and queues %s)", memSize(f.Total()), memSize(f.Network), memSize(f.State), memSize(f.Traffic))
+	if peak, ok := sysmem.PeakRSS(); ok {
+		line += fmt.Sprintf("; peak %s resident", memSize(int64(peak)))
+	}
+	fmt.Fprintln(w, line)
+}
+
+// memSize prints bytes in MiB, or GiB from 1 GiB.
+func memSize(b int64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 }
 
 // deadlockStatus is the error that makes a run that stopped on a deadlock exit with

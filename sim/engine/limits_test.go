@@ -83,7 +83,8 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		{"watchdog negative", small, routing.SchemeVC, func(p *Params) { p.Watchdog = -1 }, 0, "watchdog -1 cycles: accepted are 0 (off) to"},
 		{"saturation tolerance NaN", small, routing.SchemeVC, func(p *Params) { p.SaturationTolerance = math.NaN() }, 0, "saturation tolerance NaN: accepted are 0 to 1"},
 		{"beyond the engine's queue slots", topology.MustParse("torus:4096x4096"), routing.SchemeBubble, func(*Params) {}, -1, "queues up to 2852126720 packets in its VCs; the engine holds at most 2147483647"},
-		{"beyond the memory limit", topology.MustParse("torus:64x64"), routing.SchemeVC, func(*Params) {}, 100 << 20, "more than the 0.1 GiB of memory this machine allows"},
+		// Saturated for a million cycles, the buffers and source queues fill.
+		{"beyond the memory limit", topology.MustParse("torus:64x64"), routing.SchemeVC, func(p *Params) { p.Load, p.Measure = 1, 1_000_000 }, 100 << 20, "more than the 0.1 GiB of memory this machine allows"},
 	} {
 		p := params(0.1, 0, 1000, 1)
 		c.change(&p)
