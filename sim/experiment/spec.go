@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -311,10 +312,16 @@ func (s Spec) Curves() ([]Curve, error) {
 	}
 	// Topologies are parsed and sized here, and built one at a time below: a spec of
 	// 16,000 tori once built and kept every network until its last curve was checked.
+	// The machine's memory, read once: reading it for every point (a file and the
+	// cgroup's) was a tenth of validating a spec.
+	limit := int64(sysmem.Limit())
+	if limit == 0 {
+		limit = -1 // unknown: no limit, as engine.CheckSize takes it
+	}
 	specs := make([]topology.Spec, len(s.Topologies))
 	seenTopo := make(map[string]int, len(s.Topologies))
 	for i, t := range s.Topologies {
-		spec, err := s.topology(t)
+		spec, err := s.topology(t, limit)
 		if err != nil {
 			return nil, s.errAt(item("topologies", i), err)
 		}
@@ -454,7 +461,7 @@ func (s Spec) Curves() ([]Curve, error) {
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
 							}
-							err := p.checkBuilt(net, &rt)
+							err := p.checkBuilt(net, &rt, limit)
 							if err != nil {
 								where := "engine"
 								if !s.has(where) || p.ClosedLoop() {
@@ -505,14 +512,14 @@ func (s Spec) selections(rt routing.Func) ([]string, error) {
 
 // topology parses a topology of the spec, and refuses it unbuilt when a run on it
 // could not fit in the engine or this machine's memory whatever its scheme.
-func (s Spec) topology(topo string) (topology.Spec, error) {
+func (s Spec) topology(topo string, memoryLimit int64) (topology.Spec, error) {
 	spec, err := topology.Parse(topo)
 	if err != nil {
 		return spec, err
 	}
 	// Other errors of the engine's parameters are reported with each curve.
 	var size *engine.SizeError
-	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, 0); errors.As(err, &size) {
+	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, memoryLimit); errors.As(err, &size) {
 		return spec, size
 	}
 	return spec, nil
