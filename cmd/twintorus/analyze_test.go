@@ -180,7 +180,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"analyze", "twin:4x4x4x4/D"}, []string{"letter", "cbest"}},
 		{[]string{"analyze", "garbage"}, []string{"no family", "accepted"}},
 		{[]string{"analyze", "torus:8x8", "--paths"}, []string{"--paths", "twin torus", "twin:8x8/cbest"}},
-		{[]string{"configs", "mesh:4x4"}, []string{"configurations", "twin (e.g. twin:4x4)", "mesh:4x4 is a mesh"}},
+		{[]string{"configs", "mesh:4x4"}, []string{"configs has no variants for this family", "twin (e.g. twin:4x4)", "mesh:4x4 is of family mesh"}},
+		// Issue 39: families without a grid shape once panicked in the k-ary n-tree
+		// formatter while the message borrowed their shape for its examples.
+		{[]string{"configs", "file:net.json"}, []string{"configs has no variants for this family", "file:net.json is of family file", "twin (e.g. twin:4x4x4)", "ktree (e.g. ktree:4,3)"}},
+		{[]string{"configs", "anynet:mesh.txt"}, []string{"configs has no variants for this family", "anynet:mesh.txt is of family anynet"}},
+		{[]string{"configs", "torus:8"}, []string{"configs has no variants for this family", "twin (e.g. twin:4x4x4)"}},
+		{[]string{"configs", "flatfly:4,3"}, []string{"configs has no variants for this family", "twin (e.g. twin:4x4x4)", "ktree (e.g. ktree:4,3)"}},
 		{[]string{"analyze", "torus:4x4", "--tie", "sideways"}, []string{"--tie", "plus", "minus"}},
 		{[]string{"configs", "twin:4x4x4", "--tie", ""}, []string{"--tie", "plus", "minus"}},
 		{[]string{"analyze", "torus:4x4", "--bogus"}, []string{"bogus"}},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,7 +41,13 @@ curve with its saturation load and throughput.
 Corrupt record files (truncated, altered, misnamed) are never merged: collect names them
 and fails; running the sweep again recomputes them. Records of another model version are
 left out, with a warning. Without an output flag, the CSV goes to standard output; "-"
-names standard output too.`,
+names standard output too.
+
+A regular file given as an output (or reached through symbolic links) is replaced
+whole, by renaming a complete new file over it, so an interrupted collect leaves no half
+table; anything else there, a named pipe or a device such as /dev/stdout, is written
+through and stays what it is. A directory, a link to nothing, and two outputs that name
+one file are refused before anything is written.`,
 		Example: `  twintorus collect results/fig7 --csv fig7.csv --parquet fig7.parquet
   twintorus collect results/fig7 --summary fig7-summary.csv --metrics accepted,latency_network_mean`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -118,6 +125,15 @@ func runCollect(cmd *cobra.Command, dir string, f collectFlags) error {
 		}},
 		{f.saturation, func(w io.Writer) error { return experiment.WriteSaturationCSV(w, experiment.Saturations(c.Records)) }},
 	}
+	var named []namedOutput
+	for _, o := range []namedOutput{{"--csv", f.csv}, {"--parquet", f.parquet}, {"--summary", f.summary}, {"--saturation", f.saturation}} {
+		if o.path != "" {
+			named = append(named, o)
+		}
+	}
+	if err := distinctOutputs(named); err != nil {
+		return err
+	}
 	for _, o := range outputs {
 		if o.path == "" {
 			continue
@@ -134,7 +150,51 @@ func runCollect(cmd *cobra.Command, dir string, f collectFlags) error {
 	return nil
 }
 
-// writeOutput writes to the file at path, or to stdout for "-".
+// namedOutput is an output flag and the path it gives.
+type namedOutput struct{ flag, path string }
+
+// distinctOutputs refuses two outputs that would write one file: the same path however
+// spelt, the same file through a link, or standard output twice.
+func distinctOutputs(outs []namedOutput) error {
+	id := func(p string) string {
+		if p == "-" {
+			return "standard output"
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		return p
+	}
+	for i, a := range outs {
+		if err := checkOutput(a.path); err != nil {
+			return fmt.Errorf("%s: %w", a.flag, err)
+		}
+		for _, b := range outs[:i] {
+			same := id(a.path) == id(b.path)
+			if fa, err := os.Stat(a.path); err == nil && a.path != "-" && b.path != "-" {
+				if fb, err := os.Stat(b.path); err == nil && os.SameFile(fa, fb) {
+					same = true
+				}
+			}
+			if same {
+				where := a.path
+				if a.path == "-" {
+					where = "standard output"
+				}
+				return fmt.Errorf("%s and %s both write %s: give each table a file of its own", b.flag, a.flag, where)
+			}
+		}
+	}
+	return nil
+}
+
+// writeOutput writes to the file at path, or to stdout for "-". A regular file (or
+// none yet) is replaced whole by a rename, through any symbolic links to it; anything
+// else there (a named pipe, a device, a link to one) is written through and left
+// what it is: a rename would have put a regular file in its place.
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path == "-" {
 		w := bufio.NewWriter(stdout)
@@ -143,13 +203,76 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 		}
 		return w.Flush()
 	}
-	// A temporary file renamed into place: an interrupted collect leaves no half table.
+	if err := checkOutput(path); err != nil {
+		return err
+	}
+	info, err := os.Stat(path) // what is there at the end of any links
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return writeThrough(path, write)
+	case err == nil:
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return replaceFile(real, info.Mode().Perm(), write)
+	case errors.Is(err, fs.ErrNotExist):
+		return replaceFile(path, 0o644, write)
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// checkOutput refuses an output path that collect cannot write as asked: a directory,
+// or a symbolic link to nothing (writing through it would make a file elsewhere, not
+// atomically).
+func checkOutput(path string) error {
+	if path == "-" {
+		return nil
+	}
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.IsDir():
+		return fmt.Errorf("write %s: it is a directory: give a file name", path)
+	case errors.Is(err, fs.ErrNotExist):
+		if target, lerr := os.Readlink(path); lerr == nil {
+			return fmt.Errorf("write %s: it is a symbolic link to nothing (%s): create the file it names, or remove the link", path, target)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeThrough writes into what is at path (a named pipe, a device), leaving it there.
+func writeThrough(path string, write func(io.Writer) error) error {
+	file, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	w := bufio.NewWriter(file)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// replaceFile puts a new regular file at path with the given permissions: a temporary
+// file renamed into place, so that an interrupted collect leaves no half table.
+func replaceFile(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	file, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	w := bufio.NewWriter(file)
-	err = file.Chmod(0o644)
+	err = file.Chmod(perm)
 	if err == nil {
 		err = write(w)
 	}

@@ -69,7 +69,7 @@ ktree:4,3), is reached exactly by the configurations that keep each down port wi
 			}
 			fam, _ := topology.LookupFamily(string(spec.Family))
 			if fam.Variants == nil {
-				return fmt.Errorf("configs ranks the configurations of the families that have them: %s; %s is a %s, which has none", familiesWithVariants(spec), spec, spec.Family)
+				return fmt.Errorf("configs has no variants for this family: %s is of family %s; it ranks the configurations of %s", spec, spec.Family, familiesWithVariants(spec))
 			}
 			variants, err := fam.Variants(spec)
 			if err != nil {
@@ -130,7 +130,10 @@ func printConfigs(w io.Writer, r *configsReport) error {
 }
 
 // familiesWithVariants names the families whose configurations configs can rank, each
-// with an example of the shape asked for when it fits (e.g. "twin (e.g. twin:4x4)").
+// with an example: the twin torus of the asked torus's or mesh's shape when there is
+// one (e.g. "twin (e.g. twin:4x4)" for mesh:4x4), else the family's own. Other
+// families' parameters mean something else (a k-ary n-tree's are K,N; a file has
+// none), so their shape is never borrowed: that once indexed an empty radix.
 func familiesWithVariants(asked topology.Spec) string {
 	var names []string
 	for _, f := range topology.Families() {
@@ -138,10 +141,15 @@ func familiesWithVariants(asked topology.Spec) string {
 			continue
 		}
 		ex := f.Examples[0]
-		if s, err := topology.Parse(topology.Spec{Family: f.Name, Radix: asked.Radix}.Shape()); err == nil {
+		if s, err := topology.Parse(ex); err == nil {
 			ex = s.Shape()
+		}
+		if f.Name == topology.FamilyTwin && (asked.Family == topology.FamilyTorus || asked.Family == topology.FamilyMesh) && len(asked.Radix) >= 2 {
+			if s, err := topology.Parse(topology.Spec{Family: f.Name, Radix: asked.Radix}.Shape()); err == nil {
+				ex = s.Shape()
+			}
 		}
 		names = append(names, fmt.Sprintf("%s (e.g. %s)", f.Name, ex))
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, " and ")
 }

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/routing"
@@ -37,9 +38,10 @@ docs/model.md; the papers it follows are cited there by key and section.
 
 A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
 report and exits with status 3; errors exit with status 1. Sizes are checked before
-anything is allocated: a run whose estimated memory (network, buffers, packets and
-source queues at their largest) exceeds the machine's is refused, unless
---no-memory-check.
+anything is allocated: a run whose estimated memory (network, buffers, and packets and
+source queues at their largest, or as many as its load can generate in its cycles)
+exceeds the machine's is refused, unless --no-memory-check. The report closes with
+the estimate beside the most memory the run held.
 
 With --workload the run is closed-loop instead: the tasks of an MPI collective, a trace
 or an application proxy run their programs to the end (--mapping, --tasks-per-pe place
@@ -64,19 +66,18 @@ Workloads:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Topology = args[0]
 			var err error
-			schemeSet := false
+			var pre *engine.Preset
 			if preset != "" {
-				pre, err := engine.LookupPreset(preset)
+				found, err := engine.LookupPreset(preset)
 				if err != nil {
 					return fmt.Errorf("--switch: %w", err)
 				}
-				applyPreset(cmd, &p, pre, &switching, &allocator, &lengths, &terminal, &external, &internal)
-				schemeSet = pre.Deadlock != ""
+				pre = &found
+				applyPreset(cmd, &p, found, &switching, &allocator, &lengths, &terminal, &external, &internal)
 			}
-			if !cmd.Flags().Changed("deadlock") && !schemeSet {
-				if p.Deadlock, err = defaultScheme(p); err != nil {
-					return err
-				}
+			limit := int64(0) // this machine's memory
+			if noMemoryCheck {
+				limit = -1
 			}
 			if p.Switching, err = engine.ParseSwitching(switching); err != nil {
 				return err
@@ -123,9 +124,10 @@ Workloads:
 			} else if cmd.Flags().Changed("mapping") || cmd.Flags().Changed("tasks-per-pe") || cmd.Flags().Changed("flit-bytes") || cmd.Flags().Changed("local-cycles") {
 				return fmt.Errorf("--mapping, --tasks-per-pe, --flit-bytes and --local-cycles apply to closed-loop runs: give --workload")
 			}
-			limit := int64(0) // this machine's memory
-			if noMemoryCheck {
-				limit = -1
+			if !cmd.Flags().Changed("deadlock") {
+				if p.Deadlock, err = defaultScheme(p, pre, limit); err != nil {
+					return err
+				}
 			}
 			e, err := p.BuildLimited(limit)
 			var size *engine.SizeError
@@ -160,6 +162,7 @@ Workloads:
 				return deadlockStatus(r)
 			}
 			printRun(cmd.OutOrStdout(), p, r)
+			printMemory(cmd.OutOrStdout(), e.Footprint())
 			return deadlockStatus(r)
 		},
 	}
@@ -186,12 +189,12 @@ Workloads:
 	f.StringVar(&terminal, "buffer-terminal", "", "terminal port buffers as VCSxFLITS, e.g. 4x32 (default: the papers' split)")
 	f.StringVar(&external, "buffer-external", "", "external port buffers as VCSxFLITS (default: the papers' split)")
 	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
-	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock (0: off)")
+	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock; a run that ends sooner with nothing moving is checked at its end (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
 	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
 	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
 	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
-	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where it has one; a flag given sets its own value); default the 3DT papers'")
+	f.StringVar(&preset, "switch", "", "switch model: "+presetNames()+" (its parameters, and its deadlock scheme where the routing is deadlock-free under it; a flag given sets its own value); default the 3DT papers'")
 	f.BoolVar(&p.Channels, "channels", false, "report the utilisation of every channel (JSON)")
 	f.IntVar(&p.Threads, "threads", 1, "cores one simulation uses (results are the same bit for bit whatever the count; it pays from about 8,192 switches); a crossbar input per VC without reserved output VCs runs on one core")
 	f.StringVar(&p.Workload, "workload", "", "run a closed-loop workload instead of traffic: OP:ALGORITHM:SIZE, trace:PATH or a proxy (see above)")
@@ -221,8 +224,8 @@ func presetNames() string {
 	return strings.Join(names, ", ")
 }
 
-// applyPreset sets every engine parameter and the deadlock scheme that the command
-// line does not set from preset pre.
+// applyPreset sets every engine parameter that the command line does not set from
+// preset pre; its deadlock scheme is defaultScheme's to apply, where it is safe.
 func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, lengths, terminal, external, internal *string) {
 	base := pre.Params()
 	changed := cmd.Flags().Changed
@@ -244,11 +247,6 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(base.External) }},
 		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},
-		{"deadlock", func() {
-			if pre.Deadlock != "" {
-				p.Deadlock = pre.Deadlock
-			}
-		}},
 		// No flag sets these.
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
@@ -261,19 +259,27 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 	}
 }
 
-// defaultScheme is the deadlock scheme of the point's routing when none is named. It
-// builds the network only when the answer depends on it: building here would allocate
-// a network that the size checks after this are meant to refuse unbuilt.
-func defaultScheme(p experiment.Point) (string, error) {
+// defaultScheme is the deadlock scheme of the point's routing when none is named, and
+// with a switch preset the preset's where the routing is deadlock-free under it
+// (experiment.PresetScheme). It builds the network only when the answer depends on it,
+// and then after the size check: building here would allocate a network that the
+// size checks after this are meant to refuse unbuilt.
+func defaultScheme(p experiment.Point, pre *engine.Preset, memoryLimit int64) (string, error) {
 	spec, err := topology.Parse(p.Topology)
 	if err != nil {
 		return "", err
 	}
 	var net *topology.Network
 	build := func() (*topology.Network, error) {
-		if net == nil {
-			net, err = topology.Build(spec)
+		if net != nil {
+			return net, nil
 		}
+		// The fewest VCs any scheme allows: a lower bound, as a spec's validation takes.
+		var size *engine.SizeError
+		if err := engine.CheckSize(spec, p.Params, routing.SchemeNone, memoryLimit); errors.As(err, &size) {
+			return nil, err
+		}
+		net, err = topology.Build(spec)
 		return net, err
 	}
 	name := p.Routing
@@ -292,6 +298,17 @@ func defaultScheme(p experiment.Point) (string, error) {
 	if !ok {
 		return p.Deadlock, nil // New says what is accepted
 	}
+	if pre != nil && pre.Deadlock != "" && pre.Deadlock != def.SchemeText() {
+		n, err := build()
+		if err != nil {
+			return "", err
+		}
+		scheme, err := experiment.PresetScheme(*pre, n, name)
+		if err != nil {
+			return "", err
+		}
+		return scheme.String(), nil
+	}
 	if def.SchemeFor == nil {
 		return def.Scheme.String(), nil
 	}
@@ -300,6 +317,24 @@ func defaultScheme(p experiment.Point) (string, error) {
 		return "", err
 	}
 	return def.DefaultScheme(n).String(), nil
+}
+
+// printMemory closes a run's report with its estimated memory, which the run was
+// checked against before it was built, beside the most this process held.
+func printMemory(w io.Writer, f engine.Footprint) {
+	line := fmt.Sprintf("memory              estimated %s (network %s, engine %s, packets and queues %s)", memSize(f.Total()), memSize(f.Network), memSize(f.State), memSize(f.Traffic))
+	if peak, ok := sysmem.PeakRSS(); ok {
+		line += fmt.Sprintf("; peak %s resident", memSize(int64(peak)))
+	}
+	fmt.Fprintln(w, line)
+}
+
+// memSize prints bytes in MiB, or GiB from 1 GiB.
+func memSize(b int64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 }
 
 // deadlockStatus is the error that makes a run that stopped on a deadlock exit with

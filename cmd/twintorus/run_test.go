@@ -219,3 +219,47 @@ func TestRunThreadsSameJSON(t *testing.T) {
 		}
 	}
 }
+
+// A switch preset never turns deadlock avoidance off (issue 39): the kns and cswitch
+// presets' "none" (their papers' routings need none) once made torus:8x8 run dor/none
+// and deadlock at cycle 9,000. A network whose routing needs avoidance keeps the scheme
+// it has without the preset, or is refused in one line; where the routing is
+// deadlock-free without one (DOR on a mesh, Hybrid-DOR, DESTRO) the preset's none
+// stands, and --deadlock still says what it says.
+func TestRunPresetKeepsDeadlockAvoidance(t *testing.T) {
+	var r struct {
+		Deadlock any            `json:"deadlock"`
+		Point    map[string]any `json:"point"`
+	}
+	runJSON(t, &r, "run", "torus:8x8", "--switch", "kns", "--load", "1.0", "--warmup", "500", "--cycles", "20000", "--watchdog", "1000", "--json")
+	if r.Deadlock != nil || r.Point["deadlock"] != "bubble" {
+		t.Errorf("torus:8x8 --switch kns: scheme %v, deadlock %v", r.Point["deadlock"], r.Deadlock)
+	}
+	for _, c := range []struct {
+		args   []string
+		scheme string
+	}{
+		{[]string{"torus:4x4x4", "--switch", "cswitch"}, "bubble"},
+		{[]string{"mesh:8x8", "--switch", "kns"}, "none"},
+		{[]string{"kns:4,2,1", "--switch", "kns"}, "none"},
+		{[]string{"ktree:4,3", "--switch", "cswitch"}, "none"},
+		{[]string{"torus:8x8", "--switch", "kns", "--deadlock", "none"}, "none"},
+		{[]string{"torus:8x8", "--switch", "kns", "--routing", "updown"}, "none"},
+	} {
+		runJSON(t, &r, append(append([]string{"run"}, c.args...), "--load", "0.05", "--warmup", "100", "--cycles", "300", "--json")...)
+		if r.Point["deadlock"] != c.scheme {
+			t.Errorf("%v: scheme %v, want %s", c.args, r.Point["deadlock"], c.scheme)
+		}
+	}
+	// The twin torus under cswitch: DORT needs bubble's internal VCs, which the
+	// preset's one-VC buffers do not have: refused, saying what is accepted.
+	_, _, err := run(t, "run", "twin:4x4x4", "--switch", "cswitch", "--load", "0.05", "--warmup", "100", "--cycles", "300")
+	if err == nil || !strings.Contains(err.Error(), "routing dort/bubble needs 3: accepted are internal buffers of at least 3 VCs") {
+		t.Errorf("twin:4x4x4 --switch cswitch: %v", err)
+	}
+	// min on a torus has its escape VC, which one-VC buffers cannot hold.
+	_, _, err = run(t, "run", "torus:4x4", "--switch", "kns", "--routing", "min", "--load", "0.05", "--warmup", "100", "--cycles", "300")
+	if err == nil || !strings.Contains(err.Error(), "routing min+escape needs 2") {
+		t.Errorf("torus:4x4 --switch kns --routing min: %v", err)
+	}
+}

@@ -39,3 +39,21 @@ func TestLimit(t *testing.T) {
 		t.Log("this machine says nothing about its memory")
 	}
 }
+
+// PeakRSS reads this process's own high-water mark: at least what it holds now, and
+// it grows when the process touches more memory.
+func TestPeakRSS(t *testing.T) {
+	before, ok := PeakRSS()
+	if !ok {
+		t.Skip("no peak here")
+	}
+	b := make([]byte, 64<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	after, _ := PeakRSS()
+	if after < before+32<<20 {
+		t.Errorf("peak %d MB after touching 64 MB, %d MB before", after>>20, before>>20)
+	}
+	_ = b[len(b)-1]
+}

@@ -134,6 +134,20 @@ func (e *Engine) checkDeadlock(t int64) {
 	}
 }
 
+// checkDeadlockAtEnd looks for a deadlock in a run that ends with packets waiting
+// and nothing moving, before the watchdog's span could pass: a deadlock that forms
+// less than Watchdog cycles before the end would otherwise be recorded as a
+// saturated run. Only a cycle of channels that wait on each other for good counts
+// (the network may only be pausing: a packet waiting out its routing delay moves no
+// flit); the watchdog's own stop, nothing moving for its whole span, needs none. It
+// runs once a run, so it costs nothing per flit.
+func (e *Engine) checkDeadlockAtEnd() {
+	if e.p.Watchdog <= 0 || e.inNet == 0 || e.lastMove >= e.now-1 {
+		return
+	}
+	e.dl = e.findDeadlock(nil)
+}
+
 // findDeadlock returns a cycle of input VCs whose heads wait on each other for good,
 // searching from the given VCs (all VCs when nil), or nil.
 func (e *Engine) findDeadlock(from []int32) *Deadlock {

@@ -59,3 +59,31 @@ func TestDeadlockWithoutCycleSaysSo(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// A run that ends before its watchdog can fire is still checked (issue 39): DOR without
+// a scheme on torus:8x8 at full load deadlocks at about cycle 1,000, so a 3,000-cycle
+// run under the default 10,000-cycle watchdog ended "saturated" and not deadlocked. It
+// is now reported with its cycle of waiting channels, at the end of the run, under
+// every switching mode and thread count. The same runs with a scheme are not.
+func TestDeadlockShorterThanWatchdog(t *testing.T) {
+	for _, c := range []struct {
+		scheme, switching string
+		threads           int
+	}{{"none", "vct", 1}, {"none", "vct", 2}, {"none", "wormhole", 1}, {"bubble", "vct", 1}, {"vc", "wormhole", 1}} {
+		p := experiment.NewPoint("torus:8x8", 1)
+		p.Deadlock, p.Warmup, p.Measure, p.Threads = c.scheme, 0, 3000, c.threads
+		if c.switching == "wormhole" {
+			p.Switching = engine.Wormhole
+		}
+		r, err := p.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.scheme == "none" && (r.Deadlock == nil || len(r.Deadlock.Channels) < 2 || r.Deadlock.Cycle != 3000):
+			t.Errorf("%s %s, %d threads, 3,000 cycles: deadlock %v, want a cycle found at cycle 3000", c.scheme, c.switching, c.threads, r.Deadlock)
+		case c.scheme != "none" && r.Deadlock != nil:
+			t.Errorf("%s %s: a deadlock-free run reported %v", c.scheme, c.switching, r.Deadlock)
+		}
+	}
+}

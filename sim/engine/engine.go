@@ -601,6 +601,10 @@ func (e *Engine) buffer(k topology.PortKind) Buffer {
 // Params are the parameters in force, defaults filled in.
 func (e *Engine) Params() Params { return e.p }
 
+// Footprint is the run's estimated memory: what New held against the memory limit,
+// which twintorus run prints beside the process's measured peak.
+func (e *Engine) Footprint() Footprint { return footprint(e.net.Size(), e.p) }
+
 // Now is the current cycle.
 func (e *Engine) Now() int64 { return e.now }
 
@@ -639,6 +643,9 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	}
 	if e.err != nil {
 		return nil, e.err
+	}
+	if e.dl == nil {
+		e.checkDeadlockAtEnd()
 	}
 	e.countLazy(min(e.now, end))
 	return e.result(time.Since(start)), nil

@@ -28,17 +28,28 @@ const (
 	maxVCsTotal = evMask
 )
 
-// Footprint is the estimated memory of a run, in bytes.
+// Footprint is the estimated memory of a run, in bytes: what the process holds at its
+// peak, to compare with the machine's memory (cmd/twintorus's
+// TestRunMemoryEstimateNearPeak holds it within 1.5 times the measured peak, 8^3 to
+// 128x128x64 switches).
 type Footprint struct {
+	Process int64 // the program itself: runtime, code, its tables
 	Network int64 // the network and its routing tables
 	State   int64 // what New allocates: ports, VCs, queue slots, NICs
-	Traffic int64 // at its largest: packets in every queue slot, source queues at their cap
+	// Traffic is packets and messages at their most: a packet in every queue slot and
+	// source queues at their cap, or, in an open-loop run, what its load can generate
+	// in its cycles if that is less.
+	Traffic int64
 	// VCs and QueueEntries are the engine's input VCs and their queue slots.
 	VCs, QueueEntries int64
 }
 
 // Total is the whole estimate.
-func (f Footprint) Total() int64 { return f.Network + f.State + f.Traffic }
+func (f Footprint) Total() int64 { return f.Process + f.Network + f.State + f.Traffic }
+
+// processBytes is what the command holds before it builds anything (its code, the Go
+// runtime, the family and routing tables): 17 MB resident for twintorus version.
+const processBytes = 16 << 20
 
 // footprint estimates the memory of a run on a network of size z, with p's buffers
 // resolved. It follows layout, initWormhole and the per-terminal state field by
@@ -72,8 +83,22 @@ func footprint(z topology.Size, p Params) Footprint {
 	perPE := int64(4+4+8+8+4+1+1+4) + // NIC
 		int64(5*4+2*8+1) + // source queue
 		64 // generation calendar: two slots of 4 bytes per PE per expected arrival
+	// Packets can fill every queue slot and one more per PE being injected; messages
+	// wait in source queues up to their cap. An open-loop run cannot hold more of
+	// either than it generates: about PEs·T·load/L packets in T cycles (L the mean
+	// packet length), doubled, and a few thousand more, for the spread of the draws and
+	// of messages of several packets. (Without a load, a program fills the queues: the
+	// worst case stays.) Counting every slot full made torus:128x128x64 at load 0.002
+	// need 29 GiB where it peaks at 3.7.
 	msgs := max(int64(srcBudget), z.Terminals*srcCapMin)
 	inFlight := f.QueueEntries + z.Terminals
+	if p.Load > 0 {
+		cycles := float64(p.Warmup) + float64(p.Measure)
+		if gen := 2*float64(z.Terminals)*cycles*p.Load/p.MeanPacketFlits() + 4096; gen < float64(msgs+inFlight) {
+			inFlight, msgs = min(inFlight, int64(gen)), min(msgs, int64(gen))
+		}
+	}
+	msgs = (msgs + srcChunk - 1) / srcChunk * srcChunk // the source pool grows by chunks
 	perSlot := int64(unsafe.Sizeof(qEntry{}))
 	if p.VOQ {
 		perSlot += int64(unsafe.Sizeof(routing.Candidate{}))
@@ -85,8 +110,9 @@ func footprint(z topology.Size, p Params) Footprint {
 	f.State = f.VCs*perVC + f.QueueEntries*perSlot + ports*perPort +
 		switches*perSwitch + z.Terminals*perPE +
 		2<<20 // calendar wheel, histograms, timing wheel
-	f.Traffic = msgs*int64(unsafe.Sizeof(srcMsg{}))*5/4 + // source queue pool at its cap, grown by append
-		inFlight*int64(unsafe.Sizeof(packet{})+unsafe.Sizeof(message{}))*5/4
+	f.Traffic = msgs*int64(unsafe.Sizeof(srcMsg{})) + // the source queues' pool, in chunks
+		inFlight*int64(unsafe.Sizeof(packet{})+unsafe.Sizeof(message{}))*5/4 // packet pools, grown by a quarter
+	f.Process = processBytes
 	return f
 }
 
@@ -104,7 +130,7 @@ func checkFits(name string, z topology.Size, p Params, memoryLimit int64) error 
 		limit = sysmem.Limit()
 	}
 	if memoryLimit >= 0 && limit > 0 && uint64(f.Total()) > limit {
-		return &SizeError{Footprint: f, Limit: limit, msg: fmt.Sprintf("%s with %s needs an estimated %s (network %s, engine state %s, packets and queues %s), more than the %s of memory this machine allows: accepted are runs whose estimate fits; use a smaller network or smaller buffers",
+		return &SizeError{Footprint: f, Limit: limit, msg: fmt.Sprintf("%s with %s needs an estimated %s (network %s, engine state %s, packets and queues %s), more than the %s of memory this machine allows: accepted are runs whose estimate fits; use a smaller network, smaller buffers, or a lower load or fewer cycles",
 			name, buffers, gib(f.Total()), gib(f.Network), gib(f.State), gib(f.Traffic), gib(int64(limit)))}
 	}
 	switch {

@@ -80,9 +80,11 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		{"queue ring overflow", small, routing.SchemeVC, func(p *Params) { p.PacketFlits, p.External = 1, Buffer{VCs: 2, Flits: 65536} }, 0, "accepted are at most 65533 packets per VC"},
 		{"cycles overflowing", small, routing.SchemeVC, func(p *Params) { p.Warmup, p.Measure = math.MaxInt64, 10 }, 0, "accepted are at most 4611686018427387903 cycles in all"},
 		{"cycles summing past int64", small, routing.SchemeVC, func(p *Params) { p.Warmup, p.Measure = 1<<62, 1<<62 }, 0, "cycles in all"},
+		{"watchdog negative", small, routing.SchemeVC, func(p *Params) { p.Watchdog = -1 }, 0, "watchdog -1 cycles: accepted are 0 (off) to"},
 		{"saturation tolerance NaN", small, routing.SchemeVC, func(p *Params) { p.SaturationTolerance = math.NaN() }, 0, "saturation tolerance NaN: accepted are 0 to 1"},
 		{"beyond the engine's queue slots", topology.MustParse("torus:4096x4096"), routing.SchemeBubble, func(*Params) {}, -1, "queues up to 2852126720 packets in its VCs; the engine holds at most 2147483647"},
-		{"beyond the memory limit", topology.MustParse("torus:64x64"), routing.SchemeVC, func(*Params) {}, 100 << 20, "more than the 0.1 GiB of memory this machine allows"},
+		// Saturated for a million cycles, the buffers and source queues fill.
+		{"beyond the memory limit", topology.MustParse("torus:64x64"), routing.SchemeVC, func(p *Params) { p.Load, p.Measure = 1, 1_000_000 }, 100 << 20, "more than the 0.1 GiB of memory this machine allows"},
 	} {
 		p := params(0.1, 0, 1000, 1)
 		c.change(&p)

@@ -137,8 +137,9 @@ type Params struct {
 	Seed    uint64  `yaml:"seed" json:"seed"`       // random seed (1)
 
 	// Watchdog is the number of cycles without any flit moving, while packets are in
-	// the network, after which the run stops and reports a deadlock (10000); zero or
-	// negative disables it.
+	// the network, after which the run stops and reports a deadlock (10000); zero
+	// disables it. A run that ends sooner with packets waiting and nothing moving is
+	// searched for a cycle of waiting channels at its end (checkDeadlockAtEnd).
 	Watchdog int64 `yaml:"watchdog" json:"watchdog"`
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
@@ -255,7 +256,7 @@ func (p *Params) fillBuffers(scheme routing.Scheme, needs func(topology.PortKind
 			return fmt.Errorf("%s VCs of %d flits hold %d packets of %d flit(s); accepted are at most %d packets per VC", c.kind, b.Flits, b.Flits/p.shortestPacket(), p.shortestPacket(), maxQueuedPackets-2)
 		}
 		if b.VCs < need {
-			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d", c.kind, b.VCs, rtName, need)
+			return fmt.Errorf("%s ports have %d VCs but routing %s needs %d: accepted are %s buffers of at least %d VCs", c.kind, b.VCs, rtName, need, c.kind, need)
 		}
 		if p.Switching == CutThrough && b.Flits < p.PacketFlits {
 			return fmt.Errorf("%s VCs of %d flits cannot hold a %d-flit packet under virtual cut-through", c.kind, b.Flits, p.PacketFlits)
@@ -328,6 +329,9 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%s models INSEE's router (the insee preset), whose input VCs have crossbar inputs of their own: set crossbar_per_vc too", inseeOption(p))
 	case (p.ConsumeAll || p.ReserveOutputVCs) && (p.Allocator.ISLIP || p.VOQ || p.OutputFlits > 0):
 		return fmt.Errorf("%s works with the two-stage round-robin allocator of input-queued switches (rr2, no voq, no output_flits)", inseeOption(p))
+	case p.Watchdog < 0 || p.Watchdog > MaxCycles:
+		// Negative once meant "off" by accident: 0 says it, and a typo is refused.
+		return fmt.Errorf("watchdog %d cycles: accepted are 0 (off) to %d", p.Watchdog, int64(MaxCycles))
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}

@@ -15,7 +15,9 @@ type Preset struct {
 	Stated  []string // what the paper states
 	Choices []string // what it leaves open, and what the preset takes
 	// Deadlock is the deadlock scheme the paper's routing runs with; "" leaves the
-	// routing's own default.
+	// routing's own default. A run takes it only where its routing is deadlock-free
+	// under it on its network (experiment.PresetScheme): a preset never turns deadlock
+	// avoidance off where the network needs it.
 	Deadlock string
 	params   Params
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"unsafe"
+)
 
 // Source queues. The model's source queue is unbounded and a packet's end-to-end
 // latency runs from its message's generation. A saturated run generates faster than
@@ -27,15 +30,22 @@ import "math/rand/v2"
 //     lazy PE draws from a stream of its own, sources.rng, and no longer from the
 //     engine's).
 //
-// The cap is srcBudget messages over the whole network (srcCapMin per PE at least),
-// so queues take at most 96 MB in networks of up to 65,536 PEs. The horizon keeps
-// every queue of a run of T cycles below (T + L + largest message)/L messages
-// (packets of L flits; of 1 to L flits, (T + L + largest message) messages at worst), so a run shorter than about L·cap cycles never reaches the
-// cap: its results are those of the unbounded queue bit for bit (twin:5x5x5, 250 PEs,
-// L = 4: runs under 67,000 cycles).
+// The cap is srcBudgetBytes over the whole network (srcCapMin messages per PE at
+// least, beyond the budget from 65,536 PEs on): 128 MiB, 4,194,304 messages. The
+// queues' messages live in chunks of srcChunk, allocated as they are first needed and
+// never copied, so the queues hold at most the budget and one chunk: a pool grown by
+// append held twice that and left the old arrays to the collector, and a saturated
+// run on 64 PEs took 0.5 GB where this said 96 MB. The horizon keeps every queue of a
+// run of T cycles below (T + L + largest message)/L messages (packets of L flits; of 1
+// to L flits, (T + L + largest message) messages at worst), so a run shorter than
+// about L·cap cycles never reaches the cap: its results are those of the unbounded
+// queue bit for bit (twin:5x5x5, 250 PEs, L = 4: runs under 67,000 cycles).
 const (
-	srcBudget = 1 << 22 // messages kept over all source queues
-	srcCapMin = 64      // messages kept per PE at least
+	srcBudgetBytes = 128 << 20                                     // bytes of waiting messages over all source queues
+	srcBudget      = srcBudgetBytes / int(unsafe.Sizeof(srcMsg{})) // messages kept over all source queues
+	srcCapMin      = 64                                            // messages kept per PE at least
+	srcChunkShift  = 15
+	srcChunk       = 1 << srcChunkShift // messages per chunk of the pool (1 MiB)
 )
 
 // srcMsg is a message waiting in a source queue.
@@ -59,9 +69,11 @@ const (
 
 // sources are the NICs' source queues: per PE a list of waiting messages and the
 // progress of the one being sent. The messages of every queue share one pool with a
-// free list, which stops growing once the queues do.
+// free list, which stops growing once the queues do; the pool is chunks of srcChunk
+// messages, message i at chunks[i>>srcChunkShift][i&(srcChunk-1)].
 type sources struct {
-	pool       []srcMsg
+	chunks     [][]srcMsg
+	size       int32 // messages the pool has handed out, free or not
 	free       int32
 	head, tail []int32 // per PE: oldest and newest message, or -1
 	n          []int32 // messages waiting, the head included until its last packet starts
@@ -96,19 +108,25 @@ func (q *sources) init(pes int, seed uint64) {
 	q.rng = rand.New(rand.NewPCG(seed, 0x6c617a7973726373)) // stream constant: "lazysrcs"
 }
 
+// at is message i of the pool.
+func (q *sources) at(i int32) *srcMsg { return &q.chunks[i>>srcChunkShift][i&(srcChunk-1)] }
+
 // push appends a message to PE t's queue.
 func (q *sources) push(t int, m srcMsg, flits int64) {
 	i := q.free
 	if i >= 0 {
-		q.free = q.pool[i].next
+		q.free = q.at(i).next
 	} else {
-		q.pool = append(q.pool, srcMsg{})
-		i = int32(len(q.pool) - 1)
+		if int(q.size)>>srcChunkShift == len(q.chunks) {
+			q.chunks = append(q.chunks, make([]srcMsg, srcChunk))
+		}
+		i = q.size
+		q.size++
 	}
 	m.next = -1
-	q.pool[i] = m
+	*q.at(i) = m
 	if q.tail[t] >= 0 {
-		q.pool[q.tail[t]].next = i
+		q.at(q.tail[t]).next = i
 	} else {
 		q.head[t] = i
 	}
@@ -117,16 +135,21 @@ func (q *sources) push(t int, m srcMsg, flits int64) {
 	q.flits[t] += flits
 }
 
+// poolBytes is what the pool holds: its chunks.
+func (q *sources) poolBytes() int64 {
+	return int64(len(q.chunks)) * srcChunk * int64(unsafe.Sizeof(srcMsg{}))
+}
+
 // front is PE t's oldest waiting message; the queue must not be empty.
-func (q *sources) front(t int) *srcMsg { return &q.pool[q.head[t]] }
+func (q *sources) front(t int) *srcMsg { return q.at(q.head[t]) }
 
 // pop removes PE t's oldest message once its last packet has started.
 func (q *sources) pop(t int) {
 	i := q.head[t]
-	if q.head[t] = q.pool[i].next; q.head[t] < 0 {
+	if q.head[t] = q.at(i).next; q.head[t] < 0 {
 		q.tail[t] = -1
 	}
-	q.pool[i].next, q.free = q.free, i
+	q.at(i).next, q.free = q.free, i
 	q.n[t]--
 	q.started[t], q.msg[t] = 0, -1
 }

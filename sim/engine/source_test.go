@@ -155,16 +155,16 @@ func meanSE(v []float64) (mean, se float64) {
 
 // A saturated run of 1,000,000 cycles (torus:4x4@4, 64 PEs each generating a message
 // every cycle, far more than the network delivers) keeps its heap under a fixed bound:
-// every source queue stops growing at its cap (65,536 messages: srcBudget = 4,194,304
-// messages of 24 bytes over the network, in a pool that append may have grown to 1.25
-// times that) within 100,000 cycles, long before the horizon would bound it, and the
+// every source queue stops growing at its cap (65,536 messages: srcBudgetBytes, 128
+// MiB, is 4,194,304 messages of 32 bytes over the network, in chunks of 1 MiB) within
+// 100,000 cycles, long before the horizon would bound it, and the
 // heap at 900,000 cycles is the heap at 400,000. The unbounded queue kept every
 // message: about 3.5 GB by the end of this run.
 func TestSaturatedRunMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000,000 cycles; run without -short")
 	}
-	bound := uint64(srcBudget*unsafe.Sizeof(srcMsg{}))*5/4 + 16<<20
+	bound := uint64(srcBudgetBytes) + srcChunk*uint64(unsafe.Sizeof(srcMsg{})) + 16<<20
 	e := newRun(t, "torus:4x4@4", routing.SchemeVC, "uniform", params(4, 0, 1_000_000, 1))
 	heap := func() uint64 {
 		runtime.GC()
@@ -210,4 +210,27 @@ func TestSaturatedRunMemoryBounded(t *testing.T) {
 		t.Errorf("offered %.3f, accepted %.3f, saturated %v, deadlock %v: the run is not the saturated one this test is about", r.Offered, r.Accepted, r.Saturated, r.Deadlock)
 	}
 	t.Logf("offered %.3f, accepted %.3f flits/cycle/PE", r.Offered, r.Accepted)
+}
+
+// The source queues at their cap hold what the budget says, in bytes (issue 39: the
+// comment said 96 MB where a pool grown by append held twice its 128 MiB, and a
+// saturated run on 64 PEs took 0.5 GB): 4,096 PEs generating a message a cycle reach
+// their cap of 1,024 messages within 2,000 cycles, and the pool then holds the budget
+// and at most one chunk.
+func TestSourceQueueCapInBytes(t *testing.T) {
+	if srcBudgetBytes != 128<<20 || srcBudget != 4194304 {
+		t.Fatalf("budget %d bytes, %d messages: the comment says 128 MiB, 4,194,304 messages", srcBudgetBytes, srcBudget)
+	}
+	e := newRun(t, "torus:8x8@64", routing.SchemeVC, "uniform", params(4, 0, 10_000, 1))
+	if _, err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	chunk := int64(srcChunk * unsafe.Sizeof(srcMsg{}))
+	if got := e.src.poolBytes(); got < srcBudgetBytes-chunk || got > srcBudgetBytes+chunk {
+		t.Errorf("the pool holds %d MiB at the cap; the budget is %d MiB", got>>20, srcBudgetBytes>>20)
+	}
+	if e.src.lazies == 0 {
+		t.Error("no PE reached its cap: the test is not about the cap")
+	}
+	t.Logf("pool %d MiB (%d messages), %d times a PE reached its cap", e.src.poolBytes()>>20, e.src.size, e.src.lazies)
 }

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
+	"github.com/twintorus/twintorus/internal/userfile"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/workload"
@@ -107,14 +107,11 @@ func (p Point) closedConfig(cfg engine.Config) (engine.Config, error) {
 // FileSHA256 is the SHA-256 of a file's content, in hex: the identity of a trace in a
 // record key, so that a changed trace is a new point.
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path) // a named pipe's open would wait for a writer
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s: not a regular file", path)
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/twintorus/twintorus/internal/userfile"
 	"github.com/twintorus/twintorus/sim/engine"
 	"gopkg.in/yaml.v3"
 )
@@ -85,8 +85,10 @@ func (s Spec) has(key string) bool {
 }
 
 // ReadSpec reads and validates a spec file; see ParseSpec.
+// The file must be a regular one of at most MaxSpecBytes (a device such as /dev/zero
+// would be read without end).
 func ReadSpec(path string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, MaxSpecBytes)
 	if err != nil {
 		return Spec{}, fmt.Errorf("read spec: %w", err)
 	}
@@ -125,6 +127,13 @@ func ParseSpecCurves(file string, data []byte) (Spec, []Curve, error) {
 
 // decodeSpec is ParseSpec without validation.
 func decodeSpec(file string, data []byte) (Spec, error) {
+	// Bounded before the parser builds its tree, which costs far more than the text.
+	if len(data) > MaxSpecBytes {
+		return Spec{}, &SpecError{File: file, Err: fmt.Errorf("%d bytes: a spec file is at most %d bytes", len(data), MaxSpecBytes)}
+	}
+	if n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'\n'}); n > MaxSpecItems {
+		return Spec{}, &SpecError{File: file, Err: fmt.Errorf("%d commas and lines: a spec holds at most %d list items in all (loads: at most %d)", n, MaxSpecItems, MaxLoads)}
+	}
 	src := &source{file: file, root: 1, lines: map[string]int{}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -162,7 +171,9 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 		s.Preset = pre.Name
 		s.Engine = s.overPreset(pre.Params())
 		if !s.has("deadlock") && pre.Deadlock != "" {
-			s.Deadlock = []string{pre.Deadlock}
+			// The preset's scheme, where each curve's routing is deadlock-free under it
+			// (Curves, PresetScheme); the axis keeps its name, so the hash is as before.
+			s.Deadlock, s.presetScheme = []string{pre.Deadlock}, true
 		}
 	}
 	return s, nil
@@ -470,7 +481,7 @@ type specYAML struct {
 	Topologies []string `yaml:"topologies,flow"`
 	Routing    []string `yaml:"routing,omitempty,flow"`
 	Selection  []string `yaml:"selection,omitempty,flow"`
-	Deadlock   []string `yaml:"deadlock,flow"`
+	Deadlock   []string `yaml:"deadlock,omitempty,flow"` // left out when the preset gives it
 	Tie        []string `yaml:"tie,flow"`
 	Traffic    []string `yaml:"traffic,omitempty,flow"`
 	Sizes      []string `yaml:"sizes,omitempty,flow"`
@@ -509,6 +520,11 @@ func (s Spec) MarshalYAML() (any, error) {
 		Engine: &eng, Loads: &s.Loads, PastSaturation: s.PastSaturation, Seeds: s.Seeds, Seed: s.Seed, Precision: s.Precision, Metrics: s.Metrics}
 	if s.closed() {
 		out.Loads = nil
+	}
+	if s.presetScheme {
+		// Written out, the preset's scheme would read back as one the file names, and
+		// be taken for every curve, where it may turn deadlock avoidance off.
+		out.Deadlock = nil
 	}
 	return out, nil
 }

@@ -85,14 +85,14 @@ func (p Point) Check() error {
 	if err != nil {
 		return err
 	}
-	return p.checkOn(net, rt)
+	return p.checkOn(net, rt, 0)
 }
 
 // checkBuilt is Check on a network built already, with the routing *rt when it is
 // not nil, else one it builds and leaves in *rt for the next point of the same
-// routing, scheme and tie.
-func (p Point) checkBuilt(net *topology.Network, rt *routing.Func) error {
-	scheme, err := p.checkSize(net.Spec(), 0)
+// routing, scheme and tie, under a memory limit as engine.Config.MemoryLimit.
+func (p Point) checkBuilt(net *topology.Network, rt *routing.Func, memoryLimit int64) error {
+	scheme, err := p.checkSize(net.Spec(), memoryLimit)
 	if err != nil {
 		return err
 	}
@@ -101,19 +101,19 @@ func (p Point) checkBuilt(net *topology.Network, rt *routing.Func) error {
 			return err
 		}
 	}
-	return p.checkOn(net, *rt)
+	return p.checkOn(net, *rt, memoryLimit)
 }
 
 // checkOn is Check on the point's network and routing, built already (a spec's
 // validation builds each network and routing once for all its points).
-func (p Point) checkOn(net *topology.Network, rt routing.Func) error {
+func (p Point) checkOn(net *topology.Network, rt routing.Func, memoryLimit int64) error {
 	if p.ClosedLoop() {
 		if err := p.checkProgram(net); err != nil {
 			return err
 		}
-		return engine.CheckClosedLoop(engine.Config{Net: net, Routing: rt, Params: p.Params})
+		return engine.CheckClosedLoop(engine.Config{Net: net, Routing: rt, Params: p.Params, MemoryLimit: memoryLimit})
 	}
-	cfg, err := p.engineConfig(net, rt, 0)
+	cfg, err := p.engineConfig(net, rt, memoryLimit)
 	if err != nil {
 		return err
 	}

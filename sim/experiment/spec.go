@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/sysmem"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -23,6 +24,13 @@ const (
 	MaxSeeds = 10000   // replications per point
 	MaxJobs  = 1 << 24 // simulations in one spec with fixed loads
 	MaxLoads = 10000   // loads on the fixed axis
+	// MaxSpecBytes bounds a spec file, and MaxSpecItems its commas and lines (what
+	// bounds the items of its lists), both checked before the YAML is parsed: the
+	// parser keeps a node of about 400 bytes per item, and a spec of two million
+	// loads took 917 MB and 19 s before MaxLoads refused it. The largest spec of
+	// datasets/ is 2 kB; 10,000 loads or topologies fit many times over.
+	MaxSpecBytes = 1 << 20
+	MaxSpecItems = 100000
 )
 
 // Spec is an experiment as data: axes that expand into curves (topologies × routing ×
@@ -47,8 +55,9 @@ type Spec struct {
 	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
 	// Preset names a switch preset (engine.Presets: cswitch, kns) whose parameters the
 	// engine block starts from instead of engine.Defaults(), and whose deadlock scheme
-	// the spec takes when it names none. It is applied when the spec is read; Engine
-	// then holds every parameter.
+	// the spec takes when it names none, on each curve whose routing is deadlock-free
+	// under it (PresetScheme; the others keep their routing's own). It is applied when
+	// the spec is read; Engine then holds every parameter.
 	Preset string `yaml:"switch,omitempty" json:"switch,omitempty"`
 	// Workload, when set, makes the spec closed-loop: each curve runs one of these
 	// workloads (workload.Grammar) to its end instead of traffic and sizes at loads;
@@ -81,6 +90,10 @@ type Spec struct {
 	Metrics   []string   `yaml:"metrics" json:"metrics"` // summarised with mean and 95 % CI
 
 	src *source // where the spec was read from, for error positions; nil for Go values
+	// presetScheme: the spec names no deadlock scheme and Deadlock is its preset's,
+	// which each curve takes only where its routing is deadlock-free under it
+	// (PresetScheme). Saved specs leave the key out, so that they read back the same.
+	presetScheme bool
 }
 
 // Loads is the load axis: a fixed list of offered loads, or an automatic search for
@@ -238,11 +251,17 @@ func (s Spec) closed() bool { return len(s.Workload) > 0 }
 // carry it as provenance; record keys do not depend on it (two specs that share a
 // point share its records).
 func (s Spec) Hash() string {
-	b, err := json.Marshal(s.withDefaults())
+	s = s.withDefaults()
+	if s.presetScheme {
+		// The preset's scheme curve by curve is not the same spec as a file's own
+		// deadlock: [none]: it hashes as no deadlock axis (null).
+		s.Deadlock = nil
+	}
+	b, err := json.Marshal(s)
 	if err != nil {
 		// A Spec holds strings, numbers and engine.Params, which always marshal; only
 		// a non-finite load could fail, and hashing it is harmless.
-		b = fmt.Appendf(nil, "%#v", s.withDefaults())
+		b = fmt.Appendf(nil, "%#v", s)
 	}
 	sum := sha256.Sum256(append([]byte("twintorus-spec\n"), b...))
 	return hex.EncodeToString(sum[:])
@@ -291,16 +310,26 @@ func (s Spec) Curves() ([]Curve, error) {
 	if len(s.Topologies) == 0 {
 		return nil, s.errAt("topologies", errors.New("no topologies: list at least one, e.g. [twin:4x4x4/D]"))
 	}
-	nets := make([]*topology.Network, len(s.Topologies))
+	// Topologies are parsed and sized here, and built one at a time below: a spec of
+	// 16,000 tori once built and kept every network until its last curve was checked.
+	// The machine's memory, read once: reading it for every point (a file and the
+	// cgroup's) was a tenth of validating a spec.
+	limit := int64(sysmem.Limit())
+	if limit == 0 {
+		limit = -1 // unknown: no limit, as engine.CheckSize takes it
+	}
+	specs := make([]topology.Spec, len(s.Topologies))
+	seenTopo := make(map[string]int, len(s.Topologies))
 	for i, t := range s.Topologies {
-		net, err := s.network(t)
+		spec, err := s.topology(t, limit)
 		if err != nil {
 			return nil, s.errAt(item("topologies", i), err)
 		}
-		if j := slices.IndexFunc(nets[:i], func(n *topology.Network) bool { return n.String() == net.String() }); j >= 0 {
-			return nil, s.errAt(item("topologies", i), fmt.Errorf("%s is listed twice (as topologies[%d])", net, j))
+		if j, dup := seenTopo[spec.String()]; dup {
+			return nil, s.errAt(item("topologies", i), fmt.Errorf("%s is listed twice (as topologies[%d])", spec, j))
 		}
-		nets[i] = net
+		seenTopo[spec.String()] = i
+		specs[i] = spec
 	}
 	schemes := make([]routing.Scheme, len(s.Deadlock))
 	for i, d := range s.Deadlock {
@@ -358,7 +387,11 @@ func (s Spec) Curves() ([]Curve, error) {
 	}
 	var curves []Curve
 	seen := map[string]int{}
-	for _, net := range nets {
+	for ti, spec := range specs {
+		net, err := topology.Build(spec)
+		if err != nil {
+			return nil, s.errAt(item("topologies", ti), err)
+		}
 		patterns := make([]string, len(s.Traffic))
 		for i, tr := range s.Traffic {
 			pat, err := traffic.ParsePattern(tr, net)
@@ -374,6 +407,18 @@ func (s Spec) Curves() ([]Curve, error) {
 			name := routing.Canonical(r)
 			if name == "" {
 				name = routing.Default(net)
+			}
+			schemes := schemes
+			if s.presetScheme {
+				pre, err := engine.LookupPreset(s.Preset)
+				if err != nil {
+					return nil, s.errAt("switch", err)
+				}
+				scheme, err := PresetScheme(pre, net, name)
+				if err != nil {
+					return nil, s.errAt(item("routing", ri), err)
+				}
+				schemes = []routing.Scheme{scheme}
 			}
 			rts := make([]routing.Func, len(schemes))
 			for i, scheme := range schemes {
@@ -416,7 +461,7 @@ func (s Spec) Curves() ([]Curve, error) {
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
 							}
-							err := p.checkBuilt(net, &rt)
+							err := p.checkBuilt(net, &rt, limit)
 							if err != nil {
 								where := "engine"
 								if !s.has(where) || p.ClosedLoop() {
@@ -465,19 +510,19 @@ func (s Spec) selections(rt routing.Func) ([]string, error) {
 	return out, nil
 }
 
-// network builds a topology of the spec, unless a run on it could not fit in the
-// engine or this machine's memory whatever its scheme: that is refused first.
-func (s Spec) network(topo string) (*topology.Network, error) {
+// topology parses a topology of the spec, and refuses it unbuilt when a run on it
+// could not fit in the engine or this machine's memory whatever its scheme.
+func (s Spec) topology(topo string, memoryLimit int64) (topology.Spec, error) {
 	spec, err := topology.Parse(topo)
 	if err != nil {
-		return nil, err
+		return spec, err
 	}
 	// Other errors of the engine's parameters are reported with each curve.
 	var size *engine.SizeError
-	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, 0); errors.As(err, &size) {
-		return nil, size
+	if err := engine.CheckSize(spec, Point{Workload: strings.Join(s.Workload, " "), Params: s.Engine}.engineParams(), routing.SchemeNone, memoryLimit); errors.As(err, &size) {
+		return spec, size
 	}
-	return topology.Build(spec)
+	return spec, nil
 }
 
 // checkScalars checks what needs no network: seeds, metrics and the load axis.

@@ -1,13 +1,16 @@
 package experiment
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/twintorus/twintorus/sim/analysis"
 	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 	"gopkg.in/yaml.v3"
 )
@@ -255,5 +258,68 @@ func TestKeyGolden(t *testing.T) {
 			t.Errorf("changing %s gives the key of %s", what, other)
 		}
 		seen[q.Key()] = what
+	}
+}
+
+// A spec's switch preset never turns deadlock avoidance off (issue 39): without a
+// deadlock key, each curve takes the preset's scheme only where its routing is
+// deadlock-free under it, else its routing's own; the spec still reads back from a
+// store the same, and a deadlock key of the file's own is taken as written.
+func TestSpecPresetKeepsDeadlockAvoidance(t *testing.T) {
+	text := "switch: kns\ntopologies: [torus:4x4, mesh:4x4, \"kns:4,2,1\"]\nloads: [0.1]\nengine: {warmup: 10, measure: 10}\n"
+	s, err := ParseSpec("kns.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemes := func(s Spec) string {
+		t.Helper()
+		curves, err := s.Curves()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range curves {
+			out = append(out, c.Point.Topology+" "+c.Point.Deadlock)
+		}
+		return strings.Join(out, ", ")
+	}
+	want := "torus:4x4 bubble, mesh:4x4 none, kns:4,2,1 none"
+	if got := schemes(s); got != want {
+		t.Errorf("curves %s, want %s", got, want)
+	}
+	store, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := store.SaveSpec(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved := readString(t, path); strings.Contains(saved, "deadlock") {
+		t.Errorf("the saved spec names the preset's scheme as its own:\n%s", saved)
+	}
+	back, err := store.Spec(s.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := schemes(back); got != want {
+		t.Errorf("read back from the store: curves %s, want %s", got, want)
+	}
+	own, err := ParseSpec("kns.yaml", []byte(text+"deadlock: [none]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := schemes(own); got != "torus:4x4 none, mesh:4x4 none, kns:4,2,1 none" || own.Hash() == s.Hash() {
+		t.Errorf("deadlock: [none] in the file: curves %s", got)
+	}
+	// DOR on a mesh declares itself deadlock-free without a scheme; the channel
+	// dependency graph agrees.
+	net := topology.MustNew("mesh:4x3x3")
+	rt, err := routing.New("dor", net, routing.SchemeNone, routing.TiePlus)
+	if err != nil || !declaredFree(rt) {
+		t.Fatalf("dor/none on a mesh: %v, declared free %v", err, declaredFree(rt))
+	}
+	if err := analysis.RequireDeadlockFree(context.Background(), net, rt); err != nil {
+		t.Error(err)
 	}
 }

@@ -187,30 +187,47 @@ func (e *notRegularError) Error() string {
 
 // writeAtomic puts data at path so that path holds either its old content or all of
 // data, whatever happens, and calls placed (if not nil) once it does.
+//
+// The temporary file is locked from its creation to its rename (lockTemp), so that a
+// sweep that resumes can remove the temporary files of killed processes at once
+// (removeStaleTemps) without touching those of live ones. A cleaner may remove a
+// new file in the moment before its writer locks it: the writer then finds its
+// path gone or locked by the cleaner, and starts another.
 func writeAtomic(path string, data []byte, placed func()) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, tempPrefix+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	var f *os.File
+	for attempt := 0; ; attempt++ {
+		var err error
+		if f, err = os.CreateTemp(dir, tempPrefix+filepath.Base(path)+"-*"); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		locked, err := lockTemp(f)
+		if err == nil && (!locked || sameFile(f, f.Name())) {
+			break
+		}
+		f.Close()
+		if attempt == 3 {
+			return fmt.Errorf("write %s: its temporary files were removed as it made them, %d times", path, attempt+1)
+		}
 	}
 	tmp := f.Name()
 	// CreateTemp makes the file private; results are for the group that shares the
 	// store (Slurm tasks, colleagues), as a file made by os.Create would be.
-	err = f.Chmod(0o644)
+	err := f.Chmod(0o644)
 	if err == nil {
 		_, err = f.Write(data)
 	}
 	if err == nil {
 		err = f.Sync()
 	}
+	if err == nil {
+		err = os.Rename(tmp, path) // before Close: the lock holds until the file has its name
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
@@ -325,19 +342,25 @@ func readSpecFile(path, hash string) (Spec, error) {
 	return spec, nil
 }
 
-// removeStaleTemps deletes temporary record files older than an hour: leftovers of
-// processes killed while writing. Younger ones may belong to a live process.
+// removeStaleTemps deletes the temporary record and spec files of processes killed
+// while writing them: those whose lock no process holds (writeAtomic), or, where the
+// file system has no locks, those older than an hour (younger ones may belong to a
+// live process).
 func (s *Store) removeStaleTemps() {
-	root := filepath.Join(s.Dir, "records")
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), tempPrefix) {
+	for _, sub := range []string{"records", "specs"} {
+		_ = filepath.WalkDir(filepath.Join(s.Dir, sub), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), tempPrefix) {
+				return nil
+			}
+			if removeAbandoned(path) {
+				return nil
+			}
+			if info, err := d.Info(); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > time.Hour {
+				_ = os.Remove(path)
+			}
 			return nil
-		}
-		if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
-			_ = os.Remove(path)
-		}
-		return nil
-	})
+		})
+	}
 }
 
 // Corrupt is a record file that could not be used.

@@ -450,3 +450,42 @@ func projectCSV(t *testing.T, table, like string) string {
 	w.Flush()
 	return b.String()
 }
+
+// TestResumeRemovesKilledTemps: the temporary files of records and specs that a killed
+// sweep leaves behind are removed when the sweep resumes, at once, not an hour later
+// (issue 39); the temporary file of a record another process is writing (it holds
+// its lock) is left alone.
+func TestResumeRemovesKilledTemps(t *testing.T) {
+	dir := t.TempDir()
+	run(t, smallSpec(), Options{Out: dir, Workers: 2})
+	killed := []string{
+		filepath.Join(dir, "records", "ab", tempPrefix+"ab12.json-123"),
+		filepath.Join(dir, "specs", tempPrefix+"0123456789abcdef.yaml-456"),
+	}
+	live := filepath.Join(dir, "records", "cd", tempPrefix+"cd34.json-789")
+	for _, p := range append(killed, live) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"form`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Skipf("no file locks here: %v", err)
+	}
+	run(t, smallSpec(), Options{Out: dir, Workers: 2})
+	for _, p := range killed {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left by a killed sweep is still there (%v)", p, err)
+		}
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the temporary file a live writer holds was removed: %v", err)
+	}
+}

@@ -55,6 +55,9 @@ type Summary struct {
 	Load      float64 // offered load, flits/cycle/PE
 	N         int     // replications
 	Saturated int     // replications that saturated
+	// Deadlocked counts the replications that stopped on a deadlock (from a summary
+	// CSV: known when it has the deadlocked metric, else 0).
+	Deadlocked int
 	// Estimates holds one Estimate per metric asked for, by metric name.
 	Estimates map[string]Estimate
 }
@@ -128,6 +131,9 @@ func Summarize(records []Record, metrics ...string) []Summary {
 			if r.Result.Saturated {
 				s.Saturated++
 			}
+			if r.Result.Deadlock != nil {
+				s.Deadlocked++
+			}
 		}
 		for _, name := range metrics {
 			m, ok := metricByName(name)
@@ -173,7 +179,9 @@ type Saturation struct {
 	// (NaN if none ran): the saturation point lies in (Below, Load].
 	Load, Below float64
 	// Throughput is the saturation throughput: the accepted traffic at PeakLoad, the
-	// load where its mean over replications is highest (flits/cycle/PE).
+	// load where its mean over replications is highest (flits/cycle/PE). Loads where a
+	// replication deadlocked give none: what a run delivered before it stopped is no
+	// throughput the network sustains.
 	Throughput Estimate
 	PeakLoad   float64
 }
@@ -201,7 +209,7 @@ func SaturationsOf(summaries []Summary) []Saturation {
 		} else if math.IsNaN(c.Load) {
 			c.Below = s.Load
 		}
-		if a := s.Estimates["accepted"]; !math.IsNaN(a.Mean) && (math.IsNaN(c.Throughput.Mean) || a.Mean > c.Throughput.Mean) {
+		if a := s.Estimates["accepted"]; s.Deadlocked == 0 && !math.IsNaN(a.Mean) && (math.IsNaN(c.Throughput.Mean) || a.Mean > c.Throughput.Mean) {
 			c.Throughput, c.PeakLoad = a, s.Load
 		}
 	}

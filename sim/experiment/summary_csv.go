@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,6 +74,10 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 			}
 			e.N = n
 			s.Estimates[m] = e
+		}
+		if d, ok := s.Estimates["deadlocked"]; ok && d.Mean > 0 {
+			// The table has no count of its own: the deadlocked share times n.
+			s.Deadlocked = max(1, int(math.Round(d.Mean*float64(n))))
 		}
 		out = append(out, s)
 	}

@@ -182,3 +182,41 @@ exec '/opt/tt/twintorus' sweep '/data/r 1/specs/abc.yaml' --out '/data/r 1' --sh
 		}
 	}
 }
+
+// A deadlocked record never gives a saturation throughput (issue 39: a torus run
+// dor/none by the kns preset deadlocked at load 0.4 and the saturation table listed
+// its 0.2697): the loads where any replication deadlocked are left out of the peak,
+// from records and from a summary CSV that has the deadlocked metric alike.
+func TestSaturationIgnoresDeadlocked(t *testing.T) {
+	f, T := false, true
+	recs := synthetic([]float64{0.1, 0.2, 0.3, 0.4},
+		[][]float64{{0.1, 0.1}, {0.19, 0.19}, {0.2697, 0.21}, {0.3, 0.3}},
+		[][]bool{{f, f}, {f, f}, {T, T}, {T, T}})
+	for i := range recs {
+		if l := recs[i].Point.Load; l == 0.4 || l == 0.3 && recs[i].Replication == 0 {
+			recs[i].Result.Deadlock = &engine.Deadlock{Cycle: 9000}
+		}
+	}
+	check := func(how string, s Saturation) {
+		t.Helper()
+		if s.PeakLoad != 0.2 || !near(s.Throughput.Mean, 0.19) || s.Load != 0.3 {
+			t.Errorf("%s: saturation %+v: want throughput 0.19 at 0.2, the deadlocked loads 0.3 and 0.4 left out", how, s)
+		}
+	}
+	check("records", Saturations(recs)[0])
+	var buf bytes.Buffer
+	metrics := []string{"accepted", "deadlocked"}
+	if err := WriteSummaryCSV(&buf, Summarize(recs, metrics...), metrics); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSummaryCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("summary CSV", SaturationsOf(back)[0])
+	all := synthetic([]float64{0.5}, [][]float64{{0.27}}, [][]bool{{T}})
+	all[0].Result.Deadlock = &engine.Deadlock{Cycle: 9000}
+	if s := Saturations(all)[0]; !math.IsNaN(s.Throughput.Mean) || !math.IsNaN(s.PeakLoad) {
+		t.Errorf("a curve whose every run deadlocked has throughput %+v at %g", s.Throughput, s.PeakLoad)
+	}
+}

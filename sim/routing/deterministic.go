@@ -419,8 +419,12 @@ func newDeterministic(net *topology.Network, o Options) (Func, error) {
 }
 
 // DeadlockFree reports whether the routing cannot deadlock by construction: under the
-// VC and bubble schemes (the papers' proofs; analysis.CheckCDG verifies them).
-func (r *Deterministic) DeadlockFree() bool { return r.scheme != SchemeNone }
+// VC and bubble schemes (the papers' proofs; analysis.CheckCDG verifies them), and DOR
+// on a mesh under any (its lines have no wrap-around, so dimension order leaves no
+// cycle of channel dependencies: Dally and Seitz).
+func (r *Deterministic) DeadlockFree() bool {
+	return r.scheme != SchemeNone || r.dor.mesh && !r.dor.net.IsTwin()
+}
 
 // OneCandidatePerHop reports that Deterministic offers one candidate per hop (see Selects).
 func (*Deterministic) OneCandidatePerHop() bool { return true }

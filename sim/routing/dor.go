@@ -198,14 +198,16 @@ func gridFits(net *topology.Network) error {
 		}
 		for d := 0; d < dims; d++ {
 			for _, dir := range []int{+1, -1} {
-				name := topology.DimPortName(d, dir, dims)
+				// Named only for an error: naming every port was half of checking it,
+				// and a spec's validation checks a network once per routing and scheme.
+				name := func() string { return topology.DimPortName(d, dir, dims) }
 				p := net.DimPort(s, d, dir)
 				if twin && (p >= 0) != (net.Card(s) == net.Config().Card(d, dir)) {
-					return fmt.Errorf("switch %d does not have configuration %s's ports (see its %s port)", s, net.Config().Ports(dims), name)
+					return fmt.Errorf("switch %d does not have configuration %s's ports (see its %s port)", s, net.Config().Ports(dims), name())
 				}
 				if p < 0 {
 					if !twin {
-						return fmt.Errorf("switch %d has no %s port", s, name)
+						return fmt.Errorf("switch %d has no %s port", s, name())
 					}
 					continue
 				}
@@ -215,12 +217,12 @@ func gridFits(net *topology.Network) error {
 					if net.IsMesh() && edge && !port.Receives() && !port.Connected() {
 						continue
 					}
-					return fmt.Errorf("switch %d port %s is not linked both ways", s, name)
+					return fmt.Errorf("switch %d port %s is not linked both ways", s, name())
 				}
 				peer := int(port.Peer)
 				back := net.Port(peer, int(port.PeerPort))
 				if net.Node(peer) != net.Neighbor(node, d, dir) || int(back.Dim) != d || int(back.Dir) != -dir {
-					return fmt.Errorf("switch %d port %s reaches switch %d port %s, not the %s port of the next node along %s", s, name, peer, back.Name(dims), topology.DimPortName(d, -dir, dims), name)
+					return fmt.Errorf("switch %d port %s reaches switch %d port %s, not the %s port of the next node along %s", s, name(), peer, back.Name(dims), topology.DimPortName(d, -dir, dims), name())
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package routing
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -256,4 +257,91 @@ func FuzzReadTable(f *testing.F) {
 			t.Fatalf("a table that read does not read back: %v", err)
 		}
 	})
+}
+
+// TestTableRoutesReachTheirDestination: a table whose routes go round in circles is
+// refused, naming the switch, the destination and the loop, whatever the deadlock
+// scheme (issue 39: under escape one ran, 38 hops a packet on a 4-node ring). Several
+// ports must all lead to the destination too: a packet may take any of them.
+func TestTableRoutesReachTheirDestination(t *testing.T) {
+	b := topology.NewBuilder("ring")
+	for i := 0; i < 4; i++ {
+		b.AddSwitch("")
+	}
+	for i := 0; i < 4; i++ {
+		b.Link(i, topology.LabelRole("cw"), (i+1)%4, topology.LabelRole("ccw"))
+		b.AttachPE(i)
+	}
+	net, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := func(s int) int { // the port of switch s towards s+1
+		for p := 0; p < net.Ports(s); p++ {
+			if int(net.Port(s, p).Peer) == (s+1)%4 {
+				return p
+			}
+		}
+		t.Fatalf("switch %d has no clockwise port", s)
+		return -1
+	}
+	ccw := func(s int) int {
+		for p := 0; p < net.Ports(s); p++ {
+			if int(net.Port(s, p).Peer) == (s+3)%4 {
+				return p
+			}
+		}
+		t.Fatalf("switch %d has no counter-clockwise port", s)
+		return -1
+	}
+	// Clockwise everywhere reaches every destination.
+	if _, err := NewTable(net, "clockwise", func(s, d int) []int { return []int{cw(s)} }); err != nil {
+		t.Fatalf("clockwise: %v", err)
+	}
+	// Towards switch 3, switch 1 sends clockwise to 2 and switch 2 sends back to 1.
+	loop := func(s, d int) []int {
+		if d == 3 && s == 2 {
+			return []int{ccw(s)}
+		}
+		return []int{cw(s)}
+	}
+	want := "switch 1's routes towards switch 3 loop: 1 -> 2 -> 1"
+	if _, err := NewTable(net, "looping", loop); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("looping table: %v, want %q", err, want)
+	}
+	// An adaptive table is refused if any of its choices loops.
+	choice := func(s, d int) []int {
+		if d == 0 && s == 2 {
+			return []int{ccw(s), cw(s)}
+		}
+		if d == 0 && s == 1 {
+			return []int{cw(s), ccw(s)}
+		}
+		return []int{ccw(s)}
+	}
+	if _, err := NewTable(net, "choices", choice); err == nil || !strings.Contains(err.Error(), "switch 1's routes towards switch 0 loop: 1 -> 2 -> 1") {
+		t.Errorf("table with a looping choice: %v", err)
+	}
+	// From a file, under every scheme (escape included), with the line of the loop.
+	var text strings.Builder
+	for d := 0; d < 4; d++ {
+		for s := 0; s < 4; s++ {
+			if s != d {
+				fmt.Fprintf(&text, "%d %d %d\n", s, d, loop(s, d)[0])
+			}
+		}
+	}
+	if _, err := ReadTable(strings.NewReader(text.String()), net, "table:t.txt", "t.txt"); err == nil ||
+		!strings.HasPrefix(err.Error(), "t.txt:11: ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("looping table file: %v", err)
+	}
+	path := t.TempDir() + "/t.txt"
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, scheme := range []Scheme{SchemeEscape, SchemeNone} {
+		if _, err := New("table:"+path, net, scheme, TiePlus); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("routing table under %s: %v", scheme, err)
+		}
+	}
 }

@@ -2,13 +2,12 @@ package routing
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/twintorus/twintorus/internal/userfile"
 	"github.com/twintorus/twintorus/sim/topology"
 )
 
@@ -17,7 +16,8 @@ import (
 // routing; several are adaptive candidates, offered in the order given. It uses one
 // VC; before a run it must pass analysis.CheckRouting (runs refuse a table whose
 // channel dependencies can close a cycle, naming the cycle), or run with the escape
-// scheme.
+// scheme. Every route must reach its destination whichever listed port a packet takes:
+// NewTable and ReadTable refuse a table whose routes loop.
 //
 // Make one from a Go function in a cell (NewTable) or from a table file (ReadTable).
 type Table struct {
@@ -49,7 +49,64 @@ func NewTable(net *topology.Network, name string, next func(s, dst int) []int) (
 			}
 		}
 	}
+	if s, d, loop := t.loop(); loop != "" {
+		return nil, fmt.Errorf("routing %s on %s: switch %d's routes towards switch %d loop: %s; every route must reach its destination", name, net, s, d, loop)
+	}
 	return t, nil
+}
+
+// loop finds a route of the table that never reaches its destination: a switch s
+// whose ports towards destination d lead, by some choice at every hop, back to a switch
+// on the way. It returns s, d and the loop ("1 -> 2 -> 1"), or "" when every route
+// ends at its destination. Such a table is refused whatever the deadlock scheme: an
+// escape would keep it deadlock-free, but packets would wander the loop until they
+// took the escape (38 hops on average on a 4-switch ring).
+func (t *Table) loop() (int, int, string) {
+	n := t.net.Switches()
+	state := make([]uint8, n) // 0 unvisited, 1 on the current path, 2 reaches d whatever it chooses
+	type frame struct{ s, next int32 }
+	var stack []frame
+	for _, d32 := range t.dests.sw {
+		d := int(d32)
+		clear(state)
+		state[d] = 2
+		for s0 := 0; s0 < n; s0++ {
+			if state[s0] != 0 {
+				continue
+			}
+			stack = append(stack[:0], frame{int32(s0), 0})
+			state[s0] = 1
+			for len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				i := int(t.dests.index[d])*n + int(f.s)
+				ports := t.ports[t.start[i]:t.start[i+1]]
+				if int(f.next) == len(ports) {
+					state[f.s] = 2
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				v := int(t.net.Port(int(f.s), int(ports[f.next])).Peer)
+				f.next++
+				switch state[v] {
+				case 0:
+					state[v] = 1
+					stack = append(stack, frame{int32(v), 0})
+				case 1: // back to a switch on the path: a loop
+					j := len(stack) - 1
+					for int(stack[j].s) != v {
+						j--
+					}
+					var b strings.Builder
+					for _, g := range stack[j:] {
+						fmt.Fprintf(&b, "%d -> ", g.s)
+					}
+					fmt.Fprintf(&b, "%d", v)
+					return v, d, b.String()
+				}
+			}
+		}
+	}
+	return 0, 0, ""
 }
 
 func newTable(net *topology.Network, name string) (*Table, error) {
@@ -147,13 +204,16 @@ func (t *Table) WriteTable(w io.Writer) error {
 }
 
 // ReadTableFile reads a routing table file for a network (see ReadTable); the
-// routing's name is table:PATH.
+// routing's name is table:PATH. The file must be a regular one (a device such as
+// /dev/zero would be read without end); it is read as a stream, its lines bounded by
+// the table's entries.
 func ReadTableFile(net *topology.Network, path string) (*Table, error) {
-	data, err := os.ReadFile(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("routing table: %w", err)
 	}
-	return ReadTable(bytes.NewReader(data), net, "table:"+path, path)
+	defer f.Close()
+	return ReadTable(f, net, "table:"+path, path)
 }
 
 // ReadTable reads a routing table: one line per switch and destination switch,
@@ -229,6 +289,9 @@ func ReadTable(r io.Reader, net *topology.Network, name, file string) (*Table, e
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
 		}
+	}
+	if s, d, loop := t.loop(); loop != "" {
+		return nil, fmt.Errorf("%s:%d: switch %d's routes towards switch %d loop: %s; every route must reach its destination", file, seen[int(t.dests.index[d])*n+s], s, d, loop)
 	}
 	return t, nil
 }

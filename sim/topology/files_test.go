@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,6 +123,14 @@ func TestJSONFileErrors(t *testing.T) {
 		{"unknown key", edit(3, `"family"`, `"famly"`), 3, `unknown key "famly"`},
 		{"wrong peer", edit(lineOf(`"peer": 1`, 0), `"peer": 1`, `"peer": 2`), objectAt(lineOf(`"peer": 1`, 0)), "says peer 2"},
 		{"trailing", good.String() + "{}", len(lines), "more after"},
+		// Keys given twice are refused, as the spec's YAML refuses them (issue 39): JSON
+		// would silently keep the last.
+		{"key twice at the top", edit(3, `"family": "torus",`, `"family": "torus", "family": "mesh",`), 3, `"family" is given twice`},
+		{"key twice in a switch", edit(lineOf(`"card": 0`, 0), `"card": 0,`, `"card": 0, "card": 1,`), lineOf(`"card": 0`, 0), `"card" is given twice`},
+		{"key twice in a port", edit(lineOf(`"peer": 1`, 0), `"peer": 1,`, `"peer": 1, "peer": 2,`), objectAt(lineOf(`"peer": 1`, 0)), `"peer" is given twice`},
+		{"key twice in a port, another case", edit(lineOf(`"peer": 1`, 0), `"peer": 1,`, `"peer": 1, "Peer": 1,`), objectAt(lineOf(`"peer": 1`, 0)), `"Peer" is given twice`},
+		{"key twice in a link", edit(lineOf(`"b":`, linksAt), `"b": 1,`, `"b": 1, "b": 1,`), linksAt + 1, `"b" is given twice`},
+		{"key twice in a terminal", edit(lineOf(`"switch":`, lineOf(`"terminals"`, 0)), `"switch": 0,`, `"switch": 0, "switch": 0,`), lineOf(`"terminals"`, 0) + 1, `"switch" is given twice`},
 	}
 	for _, c := range cases {
 		_, err := ReadJSON(strings.NewReader(c.text), "net.json")
@@ -269,4 +278,32 @@ func FuzzReadAnynet(f *testing.F) {
 			t.Fatalf("accepted %d switches, %d PEs", net.Switches(), net.Terminals())
 		}
 	})
+}
+
+// A network file is refused as soon as what reading it holds would pass the memory
+// limit (issue 39: the reader held about 15 times a file's size, so a 1 GiB file of
+// small objects took 16 GB): elements are counted as they are read, and the error
+// names the limit and the line it was passed at.
+func TestJSONFileMemoryBoundedWhileReading(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"switches": [`)
+	for i := range 150000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`{"ports": [{"kind": "external"}]}`)
+	}
+	b.WriteString("]}\n")
+	data := []byte(b.String())
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readJSONLimited(data, "big.json", 64<<20)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.HasPrefix(err.Error(), "big.json:") || !strings.Contains(err.Error(), "more than the 64 MiB of memory this machine allows") {
+		t.Errorf("error %v, want the memory limit named at a line", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 128<<20 { // garbage included
+		t.Errorf("refusing it allocated %d MB", grew>>20)
+	}
 }

@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/sysmem"
+	"github.com/twintorus/twintorus/internal/userfile"
 )
 
 // MaxFileBytes is the largest network file ReadJSONFile and ReadAnynetFile read.
@@ -69,15 +72,11 @@ func readNamed(r io.Reader, name string, parse func(data []byte, name string) (*
 	return net, nil
 }
 
+// readFile reads a network file whole: a regular file of at most MaxFileBytes (a
+// device such as /dev/zero would be read without end, and a named pipe's open would
+// wait for a writer).
 func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("network file: %w", err)
-	}
-	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("network file %s: %d bytes; accepted are files of at most %d", path, fi.Size(), MaxFileBytes)
-	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("network file: %w", err)
 	}
@@ -135,33 +134,67 @@ type jsonIn struct {
 	dec      *json.Decoder
 	data     []byte
 	name     string
-	newlines []int // offsets of '\n'
+	newlines []int32 // offsets of '\n' (a file is at most MaxFileBytes)
+	// limit is the memory reading may take; elems counts the switches, ports, links
+	// and terminals read so far, each holding about elemBytes until the network is
+	// built.
+	limit uint64
+	elems int64
 }
 
-func newJSONIn(data []byte, name string) *jsonIn {
-	r := &jsonIn{data: data, name: name, dec: json.NewDecoder(bytes.NewReader(data))}
+// elemBytes is what reading holds per switch, port, link or terminal, besides the
+// file: the decoded record, its fields and line, and its share of the network being
+// built (measured: 230 bytes an element reading torus:32x32x32's file, live; twice
+// that for the collector's headroom).
+const elemBytes = 512
+
+func newJSONIn(data []byte, name string, limit uint64) *jsonIn {
+	r := &jsonIn{data: data, name: name, dec: json.NewDecoder(bytes.NewReader(data)), limit: limit}
 	r.dec.DisallowUnknownFields()
 	r.dec.UseNumber()
+	r.newlines = make([]int32, 0, bytes.Count(data, []byte{'\n'}))
 	for i, c := range data {
 		if c == '\n' {
-			r.newlines = append(r.newlines, i)
+			r.newlines = append(r.newlines, int32(i))
 		}
 	}
 	return r
 }
 
+// element counts one more switch, port, link or terminal read at line, and refuses
+// the file once reading it would pass the memory limit: a file of small objects took
+// about 15 times its size, so a 1 GiB file 16 GB.
+func (r *jsonIn) element(line int) error {
+	r.elems++
+	if r.limit > 0 && uint64(len(r.data))+4*uint64(len(r.newlines))+uint64(r.elems)*elemBytes > r.limit {
+		return r.errorf(line, "reading this network needs more than the %s of memory this machine allows (%d switches, ports, links and terminals so far, about %d bytes each, besides the file): accepted are networks that fit", mib(r.limit), r.elems, elemBytes)
+	}
+	return nil
+}
+
+// mib prints a memory size in MiB, or GiB from 10 GiB.
+func mib(b uint64) string {
+	if b >= 10<<30 {
+		return fmt.Sprintf("%.0f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+}
+
 // line is the line of byte offset off.
 func (r *jsonIn) line(off int64) int {
-	return sort.SearchInts(r.newlines, int(off)) + 1
+	return sort.Search(len(r.newlines), func(i int) bool { return int64(r.newlines[i]) >= off }) + 1
 }
 
 // next is the line where the next value starts.
-func (r *jsonIn) next() int {
+func (r *jsonIn) next() int { return r.line(int64(r.nextOffset())) }
+
+// nextOffset is the offset where the next value starts.
+func (r *jsonIn) nextOffset() int {
 	off := int(r.dec.InputOffset())
 	for off < len(r.data) && strings.IndexByte(" \t\r\n,:", r.data[off]) >= 0 {
 		off++
 	}
-	return r.line(int64(off))
+	return off
 }
 
 func (r *jsonIn) errorf(line int, format string, args ...any) error {
@@ -204,6 +237,7 @@ func (r *jsonIn) object(what string, fn func(key string, line int) error) error 
 	if err := r.delim('{', what); err != nil {
 		return err
 	}
+	var seen []string // an object's keys are few
 	for r.dec.More() {
 		line := r.next()
 		tok, err := r.dec.Token()
@@ -211,6 +245,10 @@ func (r *jsonIn) object(what string, fn func(key string, line int) error) error 
 			return r.wrap(err, line)
 		}
 		key, _ := tok.(string)
+		if slices.Contains(seen, key) {
+			return r.errorf(line, "%s: %q is given twice", what, key)
+		}
+		seen = append(seen, key)
 		if err := fn(key, r.next()); err != nil {
 			return err
 		}
@@ -238,6 +276,67 @@ func (r *jsonIn) value(v any, line int) error {
 	return nil
 }
 
+// record decodes a JSON object into the struct v and refuses a key given twice,
+// which encoding/json would settle silently by keeping the last.
+func (r *jsonIn) record(v any, line int, what string) error {
+	start := r.nextOffset()
+	if err := r.value(v, line); err != nil {
+		return err
+	}
+	if key, dup := duplicateKey(r.data[start:r.dec.InputOffset()]); dup {
+		return r.errorf(line, "%s: %q is given twice", what, key)
+	}
+	return nil
+}
+
+// duplicateKey finds a key given twice among the top-level keys of a JSON object's
+// text, comparing them as encoding/json matches keys to fields: unescaped and
+// without regard to case ("peer" and "Peer" both set Peer).
+func duplicateKey(obj []byte) (string, bool) {
+	var keys [][]byte
+	depth := 0
+	for i := 0; i < len(obj); i++ {
+		switch obj[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			j, escaped := i+1, false
+			for ; j < len(obj) && obj[j] != '"'; j++ {
+				if obj[j] == '\\' {
+					j++
+					escaped = true
+				}
+			}
+			if j >= len(obj) {
+				return "", false // the decoder has read it: cannot happen
+			}
+			k := j + 1
+			for k < len(obj) && strings.IndexByte(" \t\r\n", obj[k]) >= 0 {
+				k++
+			}
+			if depth == 1 && k < len(obj) && obj[k] == ':' {
+				key := obj[i+1 : j]
+				if escaped {
+					var s string
+					if json.Unmarshal(obj[i:j+1], &s) == nil {
+						key = []byte(s)
+					}
+				}
+				for _, x := range keys {
+					if bytes.EqualFold(x, key) {
+						return string(key), true
+					}
+				}
+				keys = append(keys, key)
+			}
+			i = j
+		}
+	}
+	return "", false
+}
+
 // fileNet is everything a JSON network file says, with lines.
 type fileNet struct {
 	radix                     []int
@@ -252,7 +351,12 @@ type fileNet struct {
 }
 
 func readJSON(data []byte, name string) (*Network, error) {
-	r := newJSONIn(data, name)
+	return readJSONLimited(data, name, sysmem.Limit())
+}
+
+// readJSONLimited is readJSON taking at most limit bytes of memory (0: no limit).
+func readJSONLimited(data []byte, name string, limit uint64) (*Network, error) {
+	r := newJSONIn(data, name, limit)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, r.errorf(1, "empty file; a network file is the JSON object Network.WriteJSON writes")
 	}
@@ -274,22 +378,31 @@ func readJSON(data []byte, name string) (*Network, error) {
 				if i >= MaxSwitches {
 					return r.errorf(line, "more than %d switches", MaxSwitches)
 				}
+				if err := r.element(line); err != nil {
+					return err
+				}
 				sw, err := r.readSwitch(line)
 				f.switches = append(f.switches, sw)
 				return err
 			})
 		case "links":
 			return r.array("links", func(i, line int) error {
+				if err := r.element(line); err != nil {
+					return err
+				}
 				var l linkJSONIn
 				f.links, f.linkLines = append(f.links, l), append(f.linkLines, line)
-				return r.value(&f.links[i], line)
+				return r.record(&f.links[i], line, "a link")
 			})
 		case "terminals":
 			f.hasTerminals, f.terminalsLine = true, line
 			return r.array("terminals", func(i, line int) error {
+				if err := r.element(line); err != nil {
+					return err
+				}
 				var t terminalJSONIn
 				f.terminals, f.termLines = append(f.terminals, t), append(f.termLines, line)
-				return r.value(&f.terminals[i], line)
+				return r.record(&f.terminals[i], line, "a terminal")
 			})
 		}
 		return r.errorf(line, "unknown key %q; a network file has topology, family, radix, switches_per_node, config, switches, links and terminals", key)
@@ -326,9 +439,12 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 				if i >= MaxPortsPerSwitch {
 					return r.errorf(pline, "more than %d ports on one switch", MaxPortsPerSwitch)
 				}
+				if err := r.element(pline); err != nil {
+					return err
+				}
 				var p portJSONIn
 				sw.ports, sw.portLines = append(sw.ports, p), append(sw.portLines, pline)
-				return r.value(&sw.ports[i], pline)
+				return r.record(&sw.ports[i], pline, "a port")
 			})
 		}
 		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label, class and ports", key)

@@ -62,13 +62,20 @@ func FuzzReadTrace(f *testing.F) {
 	WriteTrace(&z, w, true)
 	f.Add(z.Bytes())
 	f.Add(z.Bytes()[:z.Len()/2])
+	f.Add([]byte("twintorus-trace 1\n  3 recv 1\r\n#0 send 1 2\n\t7 compute 9 # x\ntasks 8\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The count ReadTraceFile refuses by first bounds what reads: it never stops a
+		// trace the reader would take (limit far above the input's lines).
+		n, cerr := countOps(bytes.NewReader(data), 1<<20)
 		w, err := ReadTrace(bytes.NewReader(data), "f")
 		if err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "trace f: ") {
 				t.Fatalf("error is not one line naming the file: %q", msg)
 			}
 			return
+		}
+		if cerr != nil || n < int64(w.Ops()) {
+			t.Fatalf("counted %d operations (%v) in a trace of %d", n, cerr, w.Ops())
 		}
 		var out bytes.Buffer
 		if err := WriteTrace(&out, w, false); err != nil {

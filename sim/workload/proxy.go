@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 )
@@ -29,6 +30,9 @@ type proxyDef struct {
 	doc    string
 	params []paramDef
 	gen    func(b *Builder, v func(string) int64) error
+	// ops counts the operations gen makes over p tasks (ptrans: at most), from the
+	// parameters alone, so that a proxy too large is refused before it is generated.
+	ops func(p int, v func(string) int64) int64
 }
 
 // tasksParam is every proxy's first parameter: 0 takes the run's tasks.
@@ -42,7 +46,7 @@ var proxies = []proxyDef{
 			{key: "block", size: true, def: 256, min: 0, max: MaxMessageBytes, doc: "each task's frontier block in the allgather"},
 			{key: "flag", size: true, def: 8, min: 0, max: MaxMessageBytes, doc: "the allreduce's buffer"},
 			{key: "compute", def: 0, min: 0, max: MaxCompute, doc: "cycles of computation per level"},
-		}, gen: graph500},
+		}, gen: graph500, ops: graph500Ops},
 	{name: "randomaccess", doc: "HPCC RandomAccess: per iteration every task sends update buckets to uniformly random other tasks, then receives those sent to it",
 		params: []paramDef{tasksParam,
 			{key: "iterations", def: 8, min: 1, max: 1 << 20, doc: "iterations"},
@@ -50,20 +54,20 @@ var proxies = []proxyDef{
 			{key: "bytes", size: true, def: 256, min: 0, max: MaxMessageBytes, doc: "bytes per message"},
 			{key: "compute", def: 0, min: 0, max: MaxCompute, doc: "cycles of computation per iteration"},
 			{key: "seed", def: 1, min: 0, max: 1<<63 - 1, doc: "seed of the destinations"},
-		}, gen: randomAccess},
+		}, gen: randomAccess, ops: randomAccessOps},
 	{name: "namd", doc: "NAMD-like molecular dynamics: tasks on a periodic 3D grid exchange with their grid neighbours every step",
 		params: []paramDef{tasksParam,
 			{key: "iterations", def: 8, min: 1, max: 1 << 20, doc: "time steps"},
 			{key: "bytes", size: true, def: 2048, min: 0, max: MaxMessageBytes, doc: "bytes per neighbour per step"},
 			{key: "stencil", def: 6, min: 6, max: 26, only: []int64{6, 26}, doc: "neighbours: 6 (faces) or 26 (faces, edges, corners)"},
 			{key: "compute", def: 0, min: 0, max: MaxCompute, doc: "cycles of computation per step"},
-		}, gen: namd},
+		}, gen: namd, ops: namdOps},
 	{name: "ptrans", doc: "HPCC PTRANS: transpose of a block-cyclic matrix over a p×q process grid",
 		params: []paramDef{tasksParam,
 			{key: "iterations", def: 5, min: 1, max: 1 << 20, doc: "transposes (HPCC runs 5)"},
 			{key: "blocks", def: 0, min: 1, max: 1 << 16, doc: "blocks per matrix side"},
 			{key: "block", size: true, def: 4096, min: 0, max: MaxMessageBytes, doc: "bytes per block"},
-		}, gen: ptrans},
+		}, gen: ptrans, ops: ptransOps},
 }
 
 // ProxyNames lists the application proxies.
@@ -112,6 +116,34 @@ func graph500(b *Builder, v func(string) int64) error {
 	return b.err
 }
 
+// computeOps is the compute operations of a step over p tasks: one each, or none
+// when the step computes nothing.
+func computeOps(p int, v func(string) int64) int64 {
+	if v("compute") == 0 {
+		return 0
+	}
+	return int64(p)
+}
+
+// graph500Ops: per level, the computation, the allgather (a gather and a broadcast,
+// P−1 messages each) and the allreduce (a reduce and a broadcast, as many).
+func graph500Ops(p int, v func(string) int64) int64 {
+	return sat(v("searches"), v("levels"), computeOps(p, v)+8*int64(p-1))
+}
+
+// sat is the product of counts, held at MaxInt64 where it would overflow: the
+// parameters' ranges let a product pass 2^63, and it is only compared with MaxOps.
+func sat(factors ...int64) int64 {
+	out := int64(1)
+	for _, f := range factors {
+		if f != 0 && out > math.MaxInt64/f {
+			return math.MaxInt64
+		}
+		out *= f
+	}
+	return out
+}
+
 // randomAccess: per iteration every task sends `messages` messages to destinations
 // drawn uniformly among the other tasks, then receives the messages sent to it in
 // that iteration, by source and in order.
@@ -153,6 +185,12 @@ func randomAccess(b *Builder, v func(string) int64) error {
 	return b.err
 }
 
+// randomAccessOps: per iteration, the computation, then every task's messages, each
+// a send and a receive.
+func randomAccessOps(p int, v func(string) int64) int64 {
+	return sat(v("iterations"), computeOps(p, v)+sat(2, int64(p), v("messages")))
+}
+
 // grid3 factors n into three near-equal factors, largest first.
 func grid3(n int) [3]int {
 	best := [3]int{n, 1, 1}
@@ -183,27 +221,9 @@ func namd(b *Builder, v func(string) int64) error {
 	}
 	p := b.Tasks()
 	g := grid3(p)
-	var offsets [][3]int
-	for dz := -1; dz <= 1; dz++ {
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				n := abs(dx) + abs(dy) + abs(dz)
-				if n == 1 || (st == 26 && n > 1) {
-					offsets = append(offsets, [3]int{dx, dy, dz})
-				}
-			}
-		}
-	}
 	neighbours := make([][]int, p)
 	for t := range p {
-		x, y, z := t%g[0], t/g[0]%g[1], t/(g[0]*g[1])
-		for _, o := range offsets {
-			nx, ny, nz := (x+o[0]+g[0])%g[0], (y+o[1]+g[1])%g[1], (z+o[2]+g[2])%g[2]
-			if n := nx + g[0]*(ny+g[1]*nz); n != t && !slices.Contains(neighbours[t], n) {
-				neighbours[t] = append(neighbours[t], n)
-			}
-		}
-		slices.Sort(neighbours[t])
+		neighbours[t] = namdNeighbours(g, st, t)
 	}
 	for range v("iterations") {
 		for t := range p {
@@ -217,6 +237,35 @@ func namd(b *Builder, v func(string) int64) error {
 		}
 	}
 	return b.err
+}
+
+// namdNeighbours lists the distinct grid neighbours of task t on the periodic grid g
+// (6 faces, or all 26 around it), in increasing order.
+func namdNeighbours(g [3]int, stencil int64, t int) []int {
+	var out []int
+	x, y, z := t%g[0], t/g[0]%g[1], t/(g[0]*g[1])
+	for dz := -1; dz <= 1; dz++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if n := abs(dx) + abs(dy) + abs(dz); n != 1 && (stencil != 26 || n == 0) {
+					continue
+				}
+				nx, ny, nz := (x+dx+g[0])%g[0], (y+dy+g[1])%g[1], (z+dz+g[2])%g[2]
+				if n := nx + g[0]*(ny+g[1]*nz); n != t && !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// namdOps: per step, the computation, then a send to and a receive from each
+// neighbour. The grid is periodic, so every task has as many neighbours as task 0.
+func namdOps(p int, v func(string) int64) int64 {
+	k := int64(len(namdNeighbours(grid3(p), v("stencil"), 0)))
+	return sat(v("iterations"), computeOps(p, v)+sat(2, int64(p), k))
 }
 
 func abs(x int) int {
@@ -317,6 +366,20 @@ func ptrans(b *Builder, v func(string) int64) error {
 		}
 	}
 	return b.err
+}
+
+// ptransOps bounds ptrans's operations: per iteration a send and a receive for each
+// pair of tasks that exchange blocks, at most P·(P−1) pairs and at most one per pair
+// of the classes of rows (a row's index mod p and mod q: lcm(p, q) of them at most).
+func ptransOps(n int, v func(string) int64) int64 {
+	p, q := grid2(n)
+	lcm := int64(p / gcd(p, q) * q)
+	nb := v("blocks")
+	if nb == 0 {
+		nb = lcm
+	}
+	classes := min(nb, lcm)
+	return sat(v("iterations"), 2, min(int64(n)*int64(n-1), sat(classes, classes)))
 }
 
 // ProxyHelp describes every application proxy and its parameters with their

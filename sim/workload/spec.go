@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -316,12 +317,15 @@ func (s Spec) Check(tasks int) (int, error) {
 	if err := s.Collective.check(tasks); err != nil {
 		return 0, fmt.Errorf("workload %s: %w", s, err)
 	}
-	if s.Collective.opsBound(tasks) > MaxOps {
-		if _, err := s.Build(tasks); err != nil {
-			return 0, err
-		}
-	}
 	return tasks, nil
+}
+
+// countText prints a count, "more than 2^62" when it was held there.
+func countText(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than 2^62"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 func (s Spec) build(tasks int) (*Workload, error) {
@@ -347,6 +351,10 @@ func (s Spec) build(tasks int) (*Workload, error) {
 			}
 			d, _ := findParam(p.params, key)
 			return d.def
+		}
+		// Counted before it is generated: trace gen --tasks 1048576 ran out of memory.
+		if n := p.ops(tasks, value); n > MaxOps {
+			return nil, fmt.Errorf("%s over %d tasks makes %s operations: accepted are at most %d operations over all tasks (about %d bytes each)", s.Proxy, tasks, countText(n), MaxOps, OpBytes)
 		}
 		if err := p.gen(b, value); err != nil {
 			return nil, err

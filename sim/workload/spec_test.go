@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func TestSpecEveryAlgorithm(t *testing.T) {
 }
 
 // Check refuses what Build refuses and accepts what Build builds, without building
-// a collective; its bound on a collective's operations holds for every algorithm.
+// a collective; its count of a collective's messages is exact for every algorithm.
 func TestSpecCheckAgreesWithBuild(t *testing.T) {
 	var specs []string
 	for _, a := range Algorithms() {
@@ -114,7 +115,7 @@ func TestSpecCheckAgreesWithBuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []int{1, 2, 3, 8, 13, 32} {
+		for _, p := range []int{1, 2, 3, 6, 8, 13, 32} {
 			w, berr := s.Build(p)
 			n, cerr := s.Check(p)
 			if (berr == nil) != (cerr == nil) || berr != nil && berr.Error() != cerr.Error() {
@@ -128,8 +129,8 @@ func TestSpecCheckAgreesWithBuild(t *testing.T) {
 				if s.Tasks != 0 {
 					tasks = s.Tasks
 				}
-				if b := s.Collective.opsBound(tasks); int64(w.Ops()) > b {
-					t.Errorf("%s over %d tasks: %d operations, bound %d", str, p, w.Ops(), b)
+				if m := s.Collective.messages(tasks); int64(w.Messages()) != m || w.Ops() != 2*w.Messages() {
+					t.Errorf("%s over %d tasks: %d messages in %d operations, counted %d", str, p, w.Messages(), w.Ops(), m)
 				}
 			}
 		}
@@ -177,5 +178,83 @@ func TestMapping(t *testing.T) {
 	}
 	if (Mapping{}).String() != "linear" || rnd.String() != "random/4" {
 		t.Errorf("mapping strings: %q, %q", Mapping{}.String(), rnd.String())
+	}
+}
+
+// A collective is refused before it is built when its messages pass the limit
+// (issue 39: bcast:binomial:1MiB:seg=1B over torus:8x8's 64 tasks, 66 million
+// messages, took 5.7 GB on the way: its segments were bounded, not its messages). The
+// error names the limit; what refusing allocated shows nothing was built.
+func TestCollectiveRefusedBeforeBuilding(t *testing.T) {
+	for _, str := range []string{"bcast:binomial:1MiB:seg=1B", "alltoall:pairwise:16B:tasks=8192", "allgather:ring:16B:tasks=65536"} {
+		s, err := ParseSpec(str)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, cerr := s.Check(64)
+		_, berr := s.Build(64)
+		runtime.ReadMemStats(&after)
+		for _, err := range []error{cerr, berr} {
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("accepted are at most %d operations over all tasks", MaxOps)) {
+				t.Errorf("%s: %v, want the operation limit named", str, err)
+			}
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+			t.Errorf("%s: refusing it allocated %d MB", str, grew>>20)
+		}
+	}
+}
+
+// Application proxies are bounded before they are generated (issue 39: trace gen with
+// --tasks 1048576 generated until memory ran out): each counts its operations first,
+// from its parameters, and refuses more than the limit, naming it.
+func TestProxyRefusedBeforeGenerating(t *testing.T) {
+	for _, str := range []string{"graph500:tasks=1048576", "randomaccess:tasks=1048576", "namd:tasks=1048576",
+		"namd:tasks=262144,stencil=26", "ptrans:tasks=1048573", "randomaccess:tasks=1024,messages=1048576"} {
+		s, err := ParseSpec(str)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = s.Build(0)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("accepted are at most %d operations over all tasks", MaxOps)) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want the operation limit named", str, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("%s: refusing it allocated %d MB", str, grew>>20)
+		}
+	}
+	// The count is what the proxy builds (ptrans: at most), on grids with dimensions
+	// of 1 and 2 too (a prime number of tasks makes a line: two neighbours, not six).
+	for _, str := range []string{"graph500:levels=3,searches=2,compute=5", "graph500:levels=1", "randomaccess:iterations=3,messages=5,compute=7",
+		"namd:iterations=2", "namd:iterations=2,stencil=26,compute=1", "ptrans:iterations=2", "ptrans:blocks=7"} {
+		s, err := ParseSpec(str)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := findProxy(s.Proxy)
+		for _, tasks := range []int{2, 3, 7, 8, 12, 13, 27, 64} {
+			w, err := s.Build(tasks)
+			if err != nil {
+				t.Fatalf("%s over %d tasks: %v", str, tasks, err)
+			}
+			value := func(key string) int64 {
+				if v, ok := s.Params[key]; ok {
+					return v
+				}
+				d, _ := findParam(p.params, key)
+				return d.def
+			}
+			n := p.ops(tasks, value)
+			if got := int64(w.Ops()); got != n && (s.Proxy != "ptrans" || got > n) {
+				t.Errorf("%s over %d tasks: %d operations, counted %d", str, tasks, got, n)
+			}
+		}
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/twintorus/twintorus/internal/userfile"
 )
 
 // TraceMagic is the first line of every trace file, with the format's version.
@@ -33,16 +34,71 @@ const TraceMagic = "twintorus-trace 1"
 const traceAccepted = "accepted: 'T send D BYTES', 'T recv S', 'T compute CYCLES'"
 
 // ReadTraceFile reads a trace file (gzip or plain text); errors name the file and line.
+// The file must be a regular one: a named pipe's open would wait for a writer. Its
+// operations are counted first, as it streams, and a trace of more than MaxOps is
+// refused before any is kept (a 3.2 MB gzip holds 137 million of them).
 func ReadTraceFile(path string) (*Workload, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("trace %s: not a regular file", path)
+	if n, err := countOps(f, MaxOps); err == nil && n > MaxOps {
+		return nil, fmt.Errorf("trace %s: more than %d operations: accepted are at most %d operations over all tasks (about %d bytes each)", path, MaxOps, MaxOps, OpBytes)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
 	return ReadTrace(f, path)
+}
+
+// countOps counts the lines of a trace that can be operations (neither blank, nor a
+// comment, nor the header's), up to limit+1, keeping nothing: an upper bound on its
+// operations. Errors are left to the reading that follows.
+func countOps(r io.Reader, limit int64) (int64, error) {
+	src, closeSrc, err := traceStream(r)
+	if err != nil {
+		return 0, err
+	}
+	defer closeSrc()
+	br := bufio.NewReaderSize(src, 1<<16)
+	var n int64
+	start := true // at the start of a line
+	for n <= limit {
+		frag, err := br.ReadSlice('\n')
+		if start {
+			text := bytes.TrimSpace(frag)
+			if i := bytes.IndexByte(text, '#'); i >= 0 {
+				text = bytes.TrimSpace(text[:i])
+			}
+			if len(text) > 0 && text[0] >= '0' && text[0] <= '9' && !bytes.HasPrefix(text, []byte(TraceMagic)) {
+				n++
+			}
+		}
+		start = len(frag) > 0 && frag[len(frag)-1] == '\n'
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// traceStream is the text of a trace: r itself, or its gzip stream (recognised by
+// its magic bytes, whatever the name), with what closes it.
+func traceStream(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("not a readable gzip stream: %w", err)
+		}
+		return zr, func() { zr.Close() }, nil
+	}
+	return br, func() {}, nil
 }
 
 // ReadTrace reads a trace from r (gzip or plain text); name is the file's name in
@@ -73,12 +129,20 @@ func readTrace(r io.Reader, name string) (*Workload, error) {
 	var b *Builder
 	line := 0
 	title := ""
+	// A gzip stream cut mid-line ends with the cut line, then the gzip reader's error:
+	// a line that does not read is that cut when the stream ends right after it.
+	cut := func(err error) error {
+		if zipped && !sc.Scan() && errors.Is(sc.Err(), io.ErrUnexpectedEOF) {
+			return fmt.Errorf("truncated gzip data after line %d (line %d is cut short)", line-1, line)
+		}
+		return err
+	}
 	for sc.Scan() {
 		line++
 		text := sc.Text()
 		if line == 1 {
 			if strings.TrimSpace(text) != TraceMagic {
-				return nil, fmt.Errorf("line 1: %q is not a twintorus trace: the first line must be %q", clip(text), TraceMagic)
+				return nil, cut(fmt.Errorf("line 1: %q is not a twintorus trace: the first line must be %q", clip(text), TraceMagic))
 			}
 			continue
 		}
@@ -95,25 +159,25 @@ func readTrace(r io.Reader, name string) (*Workload, error) {
 		}
 		if f[0] == "tasks" {
 			if b != nil {
-				return nil, fmt.Errorf("line %d: tasks given twice", line)
+				return nil, cut(fmt.Errorf("line %d: tasks given twice", line))
 			}
 			n, err := strconv.Atoi(f[len(f)-1])
 			if len(f) != 2 || err != nil || n < 1 || n > MaxTasks {
-				return nil, fmt.Errorf("line %d: %q: write 'tasks N' with N from 1 to %d", line, clip(text), MaxTasks)
+				return nil, cut(fmt.Errorf("line %d: %q: write 'tasks N' with N from 1 to %d", line, clip(text), MaxTasks))
 			}
 			b, _ = NewBuilder(n)
 			continue
 		}
 		if b == nil {
-			return nil, fmt.Errorf("line %d: %q comes before 'tasks N'", line, clip(text))
+			return nil, cut(fmt.Errorf("line %d: %q comes before 'tasks N'", line, clip(text)))
 		}
 		op, t, err := parseOpLine(f)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %q: %v; %s", line, clip(text), err, traceAccepted)
+			return nil, cut(fmt.Errorf("line %d: %q: %v; %s", line, clip(text), err, traceAccepted))
 		}
 		b.add(t, op, line)
 		if b.err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, b.err)
+			return nil, cut(fmt.Errorf("line %d: %w", line, b.err))
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -1,11 +1,14 @@
 package workload
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -116,6 +119,27 @@ func TestTraceTruncatedGzip(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "truncated gzip data after line") || !strings.Contains(err.Error(), path) {
 		t.Errorf("truncated gzip: %v", err)
 	}
+	// Cut mid-line (issue 39): the cut line's fragment is no operation, and the error
+	// is the truncation, not its syntax. A sync flush puts the fragment in the stream
+	// without the gzip end.
+	for _, frag := range []string{"2 se", "2 send 3", "2", "tas"} {
+		var cutBuf bytes.Buffer
+		zw := gzip.NewWriter(&cutBuf)
+		text := TraceMagic + "\ntasks 4\n0 send 1 16\n1 recv 0\n"
+		if frag == "tas" {
+			text = TraceMagic + "\n"
+		}
+		if _, err := zw.Write([]byte(text + frag)); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadTrace(bytes.NewReader(cutBuf.Bytes()), "cut.gz")
+		if err == nil || !strings.Contains(err.Error(), "truncated gzip data after line") || strings.Contains(err.Error(), "accepted") {
+			t.Errorf("gzip cut in %q: %v, want the truncation", frag, err)
+		}
+	}
 	// A corrupt gzip header, and a file that is not there.
 	if _, err := ReadTrace(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0}), "bad.gz"); err == nil || !strings.Contains(err.Error(), "gzip") {
 		t.Errorf("corrupt gzip: %v", err)
@@ -160,5 +184,42 @@ func TestSampleTraces(t *testing.T) {
 		if !sameWorkload(w, want) {
 			t.Errorf("%s is not what %s generates today: regenerate it with twintorus trace gen", f, spec)
 		}
+	}
+}
+
+// A trace of more operations than the limit is refused before any is stored (issue
+// 39: a 3.2 MB gzip of 137 million lines was read into memory until the builder's
+// count refused it, 11 GB later): a file is counted as it streams first. What refusing
+// allocated shows nothing was kept.
+func TestTraceOverLimitRefusedWhileCounting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.trace.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	bw := bufio.NewWriterSize(zw, 1<<16)
+	bw.WriteString(TraceMagic + "\ntasks 2\n")
+	line := []byte("0 compute 1\n")
+	for range MaxOps + 1 {
+		bw.Write(line)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadTraceFile(path)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("accepted are at most %d operations over all tasks", MaxOps)) {
+		t.Errorf("%d operations: %v, want the limit named", MaxOps+1, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("refusing it allocated %d MB", grew>>20)
 	}
 }
