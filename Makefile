@@ -2,6 +2,7 @@
 SHELL := /usr/bin/env bash
 GO ?= go
 FUZZTIME ?= 4s
+GOTESTFLAGS ?=
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
 
@@ -51,9 +52,10 @@ vet:
 ## gotest also runs the engine's golden results compiled with the twintorus command's
 ## profile (cmd/twintorus/default.pgo): profile-guided optimisation must not change them
 ## Each package runs under a timeout from its budget, scaled by how busy the machine
-## is (scripts/gotest.sh says how).
+## is (scripts/gotest.sh says how). GOTESTFLAGS="--json DIR" keeps every package's
+## events for tools/testtimes (BENCHMARKS.md's table).
 gotest:
-	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh
+	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
 	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
 
 ## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the
