@@ -6,7 +6,7 @@ GOTESTFLAGS ?=
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
 
-.PHONY: run test test-long setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks bench pgo docfigures
+.PHONY: run test test-long setup kernel setup-browser setup-slurm build vet gotest fuzz notebooks reproduce bench pgo docfigures
 
 ## run: set up what is missing (saying so), then start Jupyter on notebooks/ and print its URL
 run: setup
@@ -69,6 +69,17 @@ fuzz:
 ## headless instead (--inplace refreshes the committed outputs)
 notebooks: setup setup-browser
 	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
+
+## reproduce: the full runs of one stored experiment (NAME is a file of datasets/experiments/
+## without .yaml, e.g. make reproduce NAME=3dt-configurations), resumable, into
+## out/store-NAME, then its summary and saturation tables in out/; the notebooks read them
+## with %env RECOMPUTE=1 (see datasets/results/README.md for how each stored file was made)
+reproduce: build
+	@test -n "$(NAME)" && test -f datasets/experiments/$(NAME).yaml || { \
+		echo "usage: make reproduce NAME=<experiment>, one of:"; \
+		ls datasets/experiments | sed 's/\.yaml$$//' | column -c 100; exit 2; }
+	bin/twintorus sweep datasets/experiments/$(NAME).yaml --out out/store-$(NAME)
+	bin/twintorus collect out/store-$(NAME) --summary out/$(NAME)-summary.csv --saturation out/$(NAME)-saturation.csv
 
 ## pgo: profile the engine's benchmarks into cmd/twintorus/default.pgo, the profile that
 ## go build compiles the twintorus command with (scripts/pgo.sh); after large engine changes
