@@ -328,3 +328,77 @@ func less(a, b routing.Vec) bool {
 	}
 	return false
 }
+
+// PermutationBound is the channel-load bound of a permutation on a twisted torus
+// ([TT] §6.2's bit-complement, bit-reversal and perfect shuffle): every PE sends to
+// its image along the minimal records of the pair, tied records sharing its weight
+// equally (as the paper's bounds assume and ties=random draws), and the hops of each
+// class of channels, one dimension in one direction, are spread over the N channels
+// of the class as evenly as a fully adaptive router could. The busiest class then
+// caps the injection rate at Bound = N / its hops, in phits/cycle/node; a class's
+// hops cannot be spread more evenly than that, so no minimal routing with these tie
+// shares does better.
+type PermutationBound struct {
+	// ClassHops[d][0] and [1] are the hops of all pairs in dimension d, + and −
+	// (exact in ClassHopsRat).
+	ClassHops    [][2]float64
+	ClassHopsRat [][2]*big.Rat
+	// Pairs is the number of PEs that send (those the permutation does not fix).
+	Pairs    int
+	Bound    float64
+	BoundRat *big.Rat
+}
+
+// TwistedPermutationBound computes the PermutationBound of dest (a PE's image, or −1
+// or itself when it sends nothing) on a twisted-tori network, whose PE t sits on
+// switch t.
+func TwistedPermutationBound(net *topology.Network, dest func(src int) int) (*PermutationBound, error) {
+	kind, a, err := net.Spec().TwistedParams()
+	if err != nil {
+		return nil, fmt.Errorf("permutation bound: %w", err)
+	}
+	geo := routing.NewTwistedGeometry(kind, a)
+	n, dims := net.Terminals(), kind.Dims()
+	pb := &PermutationBound{ClassHops: make([][2]float64, dims), ClassHopsRat: make([][2]*big.Rat, dims)}
+	for d := range dims {
+		pb.ClassHopsRat[d] = [2]*big.Rat{new(big.Rat), new(big.Rat)}
+	}
+	var buf []routing.Vec
+	for src := range n {
+		dst := dest(src)
+		if dst < 0 || dst == src {
+			continue
+		}
+		if dst >= n {
+			return nil, fmt.Errorf("permutation bound on %s: PE %d goes to %d, outside 0..%d", net, src, dst, n-1)
+		}
+		pb.Pairs++
+		s, t := int(net.Attachment(src).Switch), int(net.Attachment(dst).Switch)
+		buf = minimalRecords(geo, s, t, buf[:0])
+		w := big.NewRat(1, int64(len(buf)))
+		for _, r := range buf {
+			for d := range dims {
+				dir := 0
+				if r[d] < 0 {
+					dir = 1
+				}
+				pb.ClassHopsRat[d][dir].Add(pb.ClassHopsRat[d][dir], new(big.Rat).Mul(w, big.NewRat(int64(abs(r[d])), 1)))
+			}
+		}
+	}
+	busiest := new(big.Rat)
+	for d := range dims {
+		for dir, h := range pb.ClassHopsRat[d] {
+			pb.ClassHops[d][dir], _ = h.Float64()
+			if h.Cmp(busiest) > 0 {
+				busiest = h
+			}
+		}
+	}
+	if busiest.Sign() == 0 {
+		return nil, fmt.Errorf("permutation bound on %s: no PE sends", net)
+	}
+	pb.BoundRat = new(big.Rat).Quo(big.NewRat(int64(net.Switches()), 1), busiest)
+	pb.Bound, _ = pb.BoundRat.Float64()
+	return pb, nil
+}

@@ -28,8 +28,10 @@ type Config struct {
 	// was an adaptive channel that has lost its room. By default (false) a blocked head
 	// selects again every cycle.
 	SelectOnce bool
-	Pattern    traffic.Pattern
-	Sizes      traffic.Sizes // zero: one packet per message
+	// Pattern chooses destinations; what it draws once per run (a random hot set) is
+	// drawn from Params.Seed (traffic.Seeded).
+	Pattern traffic.Pattern
+	Sizes   traffic.Sizes // zero: one packet per message
 	// Program, when set, is a closed-loop workload that replaces the open-loop
 	// traffic (Pattern, Sizes and Load are then unused) and ends the run when done.
 	Program Program
@@ -341,6 +343,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{net: cfg.Net, rt: cfg.Routing, sel: cfg.Selector, selOnce: cfg.SelectOnce, pat: cfg.Pattern, size: cfg.Sizes, p: p,
 		L: uint32(p.PacketFlits), varLen: p.PacketLengths != LengthsFixed, freePk: -1, freeMsg: -1}
+	if e.pat != nil {
+		e.pat = traffic.Seeded(e.pat, p.Seed)
+	}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
 	if c, ok := cfg.Routing.(routeCacher); ok && c.RouteCacheEntries() > 0 {
 		e.routeCache, e.routeCacheAt = c, int64(c.RouteCacheEntries())

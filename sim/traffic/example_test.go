@@ -70,13 +70,14 @@ func ExampleParsePattern_twin() {
 
 func ExampleParsePattern_hotspot() {
 	net := topology.MustNew("torus:8x8")
-	for _, spec := range []string{"hotspot:0.1", "hotspot:25%@12.5%", "hotspot:0.1@9,3,4,5", "zipf:1.0", "zipf:0.8/global"} {
+	for _, spec := range []string{"hotspot:0.1", "hotspot:25%@12.5%", "hotspot:0.2@5%/lowest", "hotspot:0.1@9,3,4,5", "zipf:1.0", "zipf:0.8/global"} {
 		p, err := traffic.ParsePattern(spec, net)
 		fmt.Println(p.Name(), err)
 	}
 	// Output:
 	// hotspot:0.1 <nil>
-	// hotspot:0.25@12.5% <nil>
+	// hotspot:0.25@12.5%/spread <nil>
+	// hotspot:0.2@5%/lowest <nil>
 	// hotspot:0.1@3-5,9 <nil>
 	// zipf:1 <nil>
 	// zipf:0.8/global <nil>

@@ -17,7 +17,8 @@ func FuzzParsePattern(f *testing.F) {
 	}
 	for i, s := range append(allSpecs, "zipf", "zipf:1.0", "zipf:0.5/offset", "Neighbour", " BITREV ",
 		"hotspot:25%", "hotspot:0.1@0,2-3", "hotspot:0.1@5%", "hotspot:0.1@1,1", "hotspot:0.1@", "zipf:1e400",
-		"uniform:", "hotspot:0x1p-2", "hotspot:1@0-7", "zipf:nan", "tornado:1", ":", "hotspot:1@-", "pairs:1>2,2>1", "pairs:0>0", "pairs:3>4,3>5", "pairs:", "pairs:1>") {
+		"uniform:", "hotspot:0x1p-2", "hotspot:1@0-7", "zipf:nan", "tornado:1", ":", "hotspot:1@-", "pairs:1>2,2>1", "pairs:0>0", "pairs:3>4,3>5", "pairs:", "pairs:1>",
+		"bitrev/yx", "complement/ yx", "transpose/10", "hotspot:0.1@5%/random", "hotspot:0.1@5%/x", "hotspot:0.1@5%/", "tornado/yx", "bitrev/", "/yx") {
 		f.Add(s, uint8(i))
 	}
 	f.Fuzz(func(t *testing.T, spec string, which uint8) {

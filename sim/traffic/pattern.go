@@ -30,16 +30,22 @@ shuffle          rotate the PE id's bits left by one (N a power of two)
 butterfly        swap the highest and lowest bit of the PE id (N a power of two)
 complement       N-1-src (bitwise complement when N is a power of two)
 transpose        r*m+c -> c*m+r for N = m*m PEs
+PERM/ORDER       any of the five above on ids that number the nodes with their coordinates
+                 in ORDER, the first varying fastest: bitrev/yx reverses the bits of
+                 y + K_y*x (default xy, xyz: id = x + K_x*(y + K_y*z), the PE numbering;
+                 with more than 3 dimensions name them by index, e.g. 43210)
 tornado[:SHAPE]  every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot;
                  with SHAPE (e.g. 64x64) the coordinates of PE id = c0 + K0*(c1 + ...) instead
 neighbor[:SHAPE] every node coordinate + 1 mod k (also: neighbour); SHAPE as for tornado
 hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
                  HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
-                 PEs, e.g. 12.5% (the lowest-numbered ones)
+                 PEs, e.g. 12.5%, placed by /PLACE: hotspot:0.2@5%/lowest
+  /PLACE         spread (default: ids i*N/H, evenly spaced), lowest (the H lowest ids) or
+                 random (H ids drawn from the run's seed)
 pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one of them,
                  uniformly); unlisted PEs send nothing`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose, tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT], pairs:S>D[|D2],..."
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..."
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -72,15 +78,31 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 		return newPairs(arg, l)
 	case "hotspot":
 		if !hasArg || arg == "" {
-			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5% or hotspot:0.1@0,5")
+			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5%, hotspot:0.2@5%/lowest or hotspot:0.1@0,5")
 		}
 		return newHotspot(arg, l)
 	case "":
 		return nil, fmt.Errorf("empty pattern; %s", acceptedPatterns)
 	}
+	name, order, hasOrder := strings.Cut(name, "/")
+	name, order = strings.TrimSpace(name), strings.TrimSpace(order)
 	build, ok := fixedPattern(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown pattern %q; %s", name, acceptedPatterns)
+	}
+	if hasOrder {
+		if hasArg {
+			return nil, fmt.Errorf("%s takes no parameter; drop %q", name, ":"+arg)
+		}
+		p, err := build(l)
+		if err != nil {
+			return nil, err
+		}
+		perm, ok := p.(*idPerm)
+		if !ok {
+			return nil, fmt.Errorf("%s is not an id permutation, so it takes no numbering order; drop %q (orders apply to bitrev, shuffle, butterfly, complement and transpose)", name, "/"+order)
+		}
+		return newRenumbered(perm, order, l)
 	}
 	if hasArg && (name == "tornado" || name == "neighbor" || name == "neighbour") {
 		if l, err = l.view(arg); err != nil {
@@ -151,6 +173,17 @@ func fixedPattern(name string) (func(layout) (Pattern, error), bool) {
 		return newNeighbor, true
 	}
 	return nil, false
+}
+
+// Seeded is p with what it draws once per run (the hot set of hotspot:F@P%/random)
+// drawn from the run's seed, so that a run is determined by its spec and seed; the
+// engine calls it when it is built. A pattern that draws nothing comes back as it is,
+// and a random hot set outside the engine is the draw of seed 1, the engine's default.
+func Seeded(p Pattern, seed uint64) Pattern {
+	if s, ok := p.(interface{ seeded(uint64) Pattern }); ok {
+		return s.seeded(seed)
+	}
+	return p
 }
 
 // Silent is the number of PEs that send nothing under p (fixed points of a

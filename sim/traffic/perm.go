@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // idKind is a permutation of PE ids.
@@ -170,4 +172,94 @@ func countFixed(n int, f func(int) int) int {
 		}
 	}
 	return c
+}
+
+// renumbered is an id permutation applied to ids that number the nodes with their
+// coordinates in another order: PE s has id fwd[s], and the message goes to the PE
+// whose id is the permutation of fwd[s]. Permutations act on PE ids, so how ids are
+// laid over the network is part of the pattern; [TT] §6.2 does not state its layout.
+type renumbered struct {
+	perm     *idPerm
+	order    string  // the coordinates from the fastest-varying, e.g. "yx"
+	fwd, inv []int32 // PE -> id and id -> PE
+	silentN  int
+}
+
+// coordLetters name a grid's coordinates in a numbering order; a grid of more
+// dimensions names them by index (coordDigits), which smaller ones accept too.
+const coordLetters, coordDigits = "xyz", "0123456789"
+
+// newRenumbered applies perm to the ids of l's PEs numbered slot + P·(c_o0 +
+// K_o0·(c_o1 + ...)), the coordinates taken in order (a word of coordLetters or
+// coordDigits, the first varying fastest). The natural order ("xy", "xyz", "012...")
+// returns perm itself.
+func newRenumbered(perm *idPerm, order string, l layout) (Pattern, error) {
+	if err := l.grid(perm.kind.String() + "/" + order); err != nil {
+		return nil, err
+	}
+	dims := len(l.radix)
+	if dims > len(coordDigits) {
+		return nil, fmt.Errorf("numbering order %q: orders name at most %d coordinates, and %s has %d dimensions", order, len(coordDigits), l.spec, dims)
+	}
+	names := coordDigits[:dims]
+	if dims <= len(coordLetters) {
+		names = coordLetters[:dims]
+	}
+	axes := make([]int, 0, dims)
+	for _, r := range order {
+		d := strings.IndexRune(names, r)
+		if d < 0 {
+			d = strings.IndexRune(coordDigits[:dims], r)
+		}
+		if d < 0 || slices.Contains(axes, d) {
+			break
+		}
+		axes = append(axes, d)
+	}
+	if len(axes) != dims || len(order) != dims {
+		return nil, fmt.Errorf("bad numbering order %q: write the %d coordinates of %s from the fastest-varying, each once, e.g. %s (the default, id = %c + K·(%c...)) or %s", order, dims, l.spec, names, names[0], names[1%dims], reverse(names))
+	}
+	canon := make([]byte, dims)
+	for i, d := range axes {
+		canon[i] = names[d]
+	}
+	if order = string(canon); order == names {
+		return perm, nil
+	}
+	r := &renumbered{perm: perm, order: order, fwd: make([]int32, l.n), inv: make([]int32, l.n)}
+	coord := make([]int, dims)
+	for s := range l.n {
+		node, slot := s/l.perNode, s%l.perNode
+		for d, k := range l.radix {
+			coord[d], node = node%k, node/k
+		}
+		id, stride := 0, 1
+		for _, d := range axes {
+			id += coord[d] * stride
+			stride *= l.radix[d]
+		}
+		id = slot + l.perNode*id
+		r.fwd[s], r.inv[id] = int32(id), int32(s)
+	}
+	r.silentN = countFixed(l.n, r.apply)
+	return r, nil
+}
+
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+func (r *renumbered) Name() string   { return r.perm.Name() + "/" + r.order }
+func (r *renumbered) String() string { return r.Name() }
+func (r *renumbered) silent() int    { return r.silentN }
+
+func (r *renumbered) apply(s int) int { return int(r.inv[r.perm.apply(int(r.fwd[s]))]) }
+
+func (r *renumbered) Dest(src int, _ *rand.Rand) int {
+	if d := r.apply(src); d != src {
+		return d
+	}
+	return -1
 }

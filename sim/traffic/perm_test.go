@@ -186,7 +186,8 @@ func TestEveryPatternIsBuiltSomewhere(t *testing.T) {
 
 // allSpecs has one spec of every pattern, for tests and benchmarks.
 var allSpecs = []string{"uniform", "zipf:1", "zipf:1.5/global", "bitrev", "shuffle", "butterfly",
-	"complement", "transpose", "tornado", "neighbor", "hotspot:0.1", "hotspot:0.25@12.5%", "hotspot:0.2@3,100-131"}
+	"complement", "transpose", "tornado", "neighbor", "hotspot:0.1", "hotspot:0.25@12.5%", "hotspot:0.2@3,100-131",
+	"hotspot:0.25@12.5%/lowest", "hotspot:0.25@12.5%/random", "bitrev/43210", "shuffle/10234"}
 
 func TestSilentCounts(t *testing.T) {
 	cases := []struct {
@@ -230,10 +231,21 @@ func TestPatternNamesRoundTrip(t *testing.T) {
 		"hotspot:10%":            "hotspot:0.1",
 		"hotspot:0.1@0":          "hotspot:0.1",
 		"hotspot:0.1@5,3,4,10":   "hotspot:0.1@3-5,10",
-		"hotspot:0.25@12.5%":     "hotspot:0.25@12.5%",
+		"hotspot:0.25@12.5%":     "hotspot:0.25@12.5%/spread",
+		"hotspot:0.2@5%/Lowest ": "hotspot:0.2@5%/lowest",
+		"hotspot:0.2@5%/random":  "hotspot:0.2@5%/random",
+		"hotspot:0.2@5%/spread":  "hotspot:0.2@5%/spread",
+		"bitrev/xy":              "bitrev",
+		"bitrev/YX":              "bitrev/yx",
+		"shuffle/yx":             "shuffle/yx",
+		"complement / yx":        "complement/yx",
+		"transpose/yx":           "transpose/yx",
+		"butterfly/xy":           "butterfly",
+		"bitrev/10":              "bitrev/yx",
+		"bitrev/01":              "bitrev",
 		"hotspot:1@ 63 , 0-1":    "hotspot:1@0-1,63",
 		"hotspot:0@1":            "hotspot:0@1",
-		"hotspot:0.07@7%":        "hotspot:0.07@7%",
+		"hotspot:0.07@7%":        "hotspot:0.07@7%/spread",
 		"hotspot:0.3@0-63":       "hotspot:0.3@0-63",
 		"hotspot:0.5@2,4,6,8,10": "hotspot:0.5@2,4,6,8,10",
 	}
@@ -281,6 +293,15 @@ func TestPatternErrors(t *testing.T) {
 		{"torus:8", "hotspot:0.1@1,2,1-3", "hot PE 1 is listed twice"},
 		{"torus:8", "hotspot:0.1@0%", "bad share of hot PEs"},
 		{"torus:8", "hotspot:0.1@101%", "bad share of hot PEs"},
+		{"torus:8x8", "bitrev/zx", `bad numbering order "zx": write the 2 coordinates of torus:8x8 from the fastest-varying, each once, e.g. xy`},
+		{"torus:8x8", "bitrev/xx", "bad numbering order"},
+		{"torus:8x8", "bitrev/x", "bad numbering order"},
+		{"torus:8x8", "bitrev/xyz", "bad numbering order"},
+		{"torus:8x8", "tornado/yx", "tornado is not an id permutation"},
+		{"torus:8x8", "uniform/yx", "uniform is not an id permutation"},
+		{"torus:8x8", "bitrev/yx:2", "bitrev takes no parameter"},
+		{"torus:2x2x2x2", "bitrev/yxzw", `bad numbering order "yxzw": write the 4 coordinates of torus:2x2x2x2 from the fastest-varying, each once, e.g. 0123`},
+		{"ktree:4,2", "bitrev/yx", "has no node coordinates"},
 	}
 	for _, c := range cases {
 		_, err := ParsePattern(c.spec, topology.MustNew(c.net))
@@ -323,19 +344,19 @@ func TestClusterTorusCoordinatePatterns(t *testing.T) {
 }
 
 // The twisted-tori paper's patterns are existing ones ([TT] §6.2): HR is
-// hotspot:0.25@12.5% (the hot region is the lowest 12.5 % of node ids x + 2a·y + 2a²·z:
-// the two lowest rows of a 32×16 network, the two lowest Z planes of a 32×16×16 one),
-// BC complement, BR bitrev and PS shuffle on log2(N)-bit ids.
+// hotspot:0.25@12.5%/lowest (the hot region is the lowest 12.5 % of node ids
+// x + 2a·y + 2a²·z: the two lowest rows of a 32×16 network, the two lowest Z planes of a
+// 32×16×16 one), BC complement, BR bitrev and PS shuffle on log2(N)-bit ids.
 func TestTwistedPaperPatterns(t *testing.T) {
 	for spec, rows := range map[string]int{"twisted:rtt:16": 2, "twisted:pdtt:16": 2} {
 		net := topology.MustNew(spec)
 		hot := net.Terminals() / 8
-		p, err := ParsePattern("hotspot:0.25@12.5%", net)
+		p, err := ParsePattern("hotspot:0.25@12.5%/lowest", net)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h := p.(*hotspot); len(h.hot) != hot {
-			t.Fatalf("%s: %d hot PEs, want %d", spec, len(h.hot), hot)
+		if h := p.(*hotspot); len(h.hot) != hot || h.hot[0] != 0 || int(h.hot[hot-1]) != hot-1 {
+			t.Fatalf("%s: %d hot PEs, want %d: 0..%d", spec, len(h.hot), hot, hot-1)
 		}
 		last := net.Coord(hot - 1)
 		top := last[len(last)-1]
@@ -345,6 +366,83 @@ func TestTwistedPaperPatterns(t *testing.T) {
 		bc, _ := ParsePattern("complement", net)
 		if n := net.Terminals(); bc.Dest(5, nil) != (n-1)^5 {
 			t.Errorf("%s: complement is not the bitwise complement", spec)
+		}
+	}
+}
+
+// A numbering order renumbers the nodes before the permutation: on the 32×16 RT
+// bitrev/yx takes PE x + 32y to the id y + 16x, reverses its 9 bits and reads the
+// result back as y' + 16x' (PE 2 = (2, 0): id 32 = 000100000, reversed 000001000 = 8 =
+// (0, 8): PE 256). In 3D zyx numbers z + K_z·(y + K_y·x); on a twin torus the card
+// stays the lowest bit. Complement is coordinate-wise in every order.
+func TestNumberingOrders(t *testing.T) {
+	net := topology.MustNew("twisted:rt:16")
+	p := mustPattern(t, "bitrev/yx", "twisted:rt:16")
+	if d := p.Dest(2, nil); d != 256 {
+		t.Errorf("bitrev/yx: PE 2 -> %d, want 256", d)
+	}
+	rev := func(v, b int) int {
+		r := 0
+		for range b {
+			r, v = r<<1|v&1, v>>1
+		}
+		return r
+	}
+	fixed := 0
+	for src := range net.Terminals() {
+		x, y := src%32, src/32
+		id := rev(y+16*x, 9)
+		want := id/16 + 32*(id%16)
+		if want == src {
+			want, fixed = -1, fixed+1
+		}
+		if got := p.Dest(src, nil); got != want {
+			t.Fatalf("bitrev/yx: PE %d -> %d, want %d", src, got, want)
+		}
+	}
+	if Silent(p) != fixed || fixed != 32 { // 9-bit palindromes: 2^5
+		t.Errorf("bitrev/yx: Silent %d, %d fixed points, want 32", Silent(p), fixed)
+	}
+	// 3D: PT 8×4×4, shuffle of z + 4y + 16x (7 bits).
+	p3 := mustPattern(t, "shuffle/zyx", "twisted:pt:4")
+	for src := range 128 {
+		x, y, z := src%8, src/8%4, src/32
+		id := z + 4*y + 16*x
+		id = (id<<1 | id>>6) & 127
+		want := id/16 + 8*(id/4%4) + 32*(id%4)
+		if want == src {
+			want = -1
+		}
+		if got := p3.Dest(src, nil); got != want {
+			t.Fatalf("shuffle/zyx: PE %d -> %d, want %d", src, got, want)
+		}
+	}
+	// Twin torus 4x2 (16 PEs, card + 2·node): transpose/yx of card + 2·(y + 2x).
+	pt := mustPattern(t, "transpose/yx", "twin:4x2")
+	for src := range 16 {
+		card, node := src%2, src/2
+		x, y := node%4, node/4
+		id := card + 2*(y+2*x)
+		id = id%4*4 + id/4
+		c2, n2 := id%2, id/2
+		want := c2 + 2*(n2/2+4*(n2%2))
+		if want == src {
+			want = -1
+		}
+		if got := pt.Dest(src, nil); got != want {
+			t.Fatalf("transpose/yx on twin:4x2: PE %d -> %d, want %d", src, got, want)
+		}
+	}
+	for _, spec := range []string{"twisted:rtt:8", "torus:4x8", "twisted:pdtt:4"} {
+		order := "yx"
+		if strings.Contains(spec, "pdtt") {
+			order = "zyx"
+		}
+		a, b := mustPattern(t, "complement", spec), mustPattern(t, "complement/"+order, spec)
+		for src := range topology.MustNew(spec).Terminals() {
+			if a.Dest(src, nil) != b.Dest(src, nil) {
+				t.Fatalf("%s: complement/%s differs from complement at PE %d", spec, order, src)
+			}
 		}
 	}
 }

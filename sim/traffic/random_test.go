@@ -152,7 +152,7 @@ func TestHotspotSingle(t *testing.T) {
 
 func TestHotspotShare(t *testing.T) {
 	const pes, frac, n = 64, 0.25, 200_000
-	p := mustPattern(t, "hotspot:0.25@12.5%", "torus:8x8") // hot = PEs 0..7
+	p := mustPattern(t, "hotspot:0.25@12.5%/lowest", "torus:8x8") // hot = PEs 0..7
 	if h := p.(*hotspot).hot; len(h) != 8 || h[0] != 0 || h[7] != 7 {
 		t.Fatalf("hot PEs %v, want 0..7", h)
 	}
@@ -172,7 +172,7 @@ func TestHotspotShare(t *testing.T) {
 			}
 		}
 		counts := destCounts(t, p, pes, src, n, uint64(src))
-		checkChi(t, fmt.Sprintf("hotspot:0.25@12.5%% from PE %d", src), counts, prob)
+		checkChi(t, fmt.Sprintf("hotspot:0.25@12.5%%/lowest from PE %d", src), counts, prob)
 		inHot := 0
 		for d := range 8 {
 			inHot += counts[d]
