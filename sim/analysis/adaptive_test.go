@@ -267,3 +267,79 @@ func TestFollow(t *testing.T) {
 		t.Errorf("Example 3.3's first internal hop: %v", err)
 	}
 }
+
+// INSEE's escape-return on twisted tori (twisted-adaptive:return, issue 38) is
+// deadlock-free under virtual cut-through, the only switching bubble flow control runs
+// on: Duato's condition for cut-through networks holds (every situation offers the
+// escape, every entry into a bubble ring from an adaptive VC carries the bubble, and the
+// escape channels' direct dependencies are acyclic), and that graph is the sticky
+// router's exactly (channels, dependencies, rings), since a packet that returns to the
+// adaptive VCs releases its escape buffer. The wormhole form of the condition, which
+// adds the indirect dependencies of packets that leave the escape and come back to it in
+// another ring (x+ of row 0, an adaptive hop in y, x+ of row 1, and back), has cycles.
+// Duato's adaptive:return on tori and twin tori behaves the same way.
+func TestDuatoConditionCutThrough(t *testing.T) {
+	ctx := context.Background()
+	type pair struct {
+		spec, sticky, ret string
+		scheme            routing.Scheme
+	}
+	cases := []pair{
+		{"twisted:rt:4", "twisted-adaptive", "twisted-adaptive:return", routing.SchemeBubble},
+		{"twisted:rtt:4", "twisted-adaptive:ties=random", "twisted-adaptive:return,ties=random", routing.SchemeBubble},
+		{"twisted:pt:4", "twisted-adaptive", "twisted-adaptive:return", routing.SchemeBubble},
+		{"twisted:ptt:4", "twisted-adaptive:ties=random", "twisted-adaptive:return,ties=random", routing.SchemeBubble},
+		{"twisted:pdtt:4", "twisted-adaptive:ties=random", "twisted-adaptive:return,ties=random", routing.SchemeBubble},
+		{"twisted:rtt:8", "twisted-adaptive:ties=random", "twisted-adaptive:return,ties=random", routing.SchemeBubble},
+		{"torus:4x4", "adaptive", "adaptive:return", routing.SchemeBubble},
+		{"twin:4x4x4", "adaptive", "adaptive:return", routing.SchemeVC},
+		{"twin:2x2x2x2x2", "adaptive", "adaptive:return", routing.SchemeBubble},
+	}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		net := topology.MustNew(c.spec)
+		mk := func(name string) routing.Func {
+			rt, err := routing.New(name, net, c.scheme, routing.TiePlus)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rt
+		}
+		sticky, ret := mk(c.sticky), mk(c.ret)
+		check := func(rt routing.Func, cut bool) *RoutingReport {
+			rep, err := CheckRoutingWith(ctx, net, rt, CheckOptions{CutThrough: cut})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep
+		}
+		s, r, w := check(sticky, true), check(ret, true), check(ret, false)
+		if !r.DeadlockFree || !r.Escape || r.Problem != "" || !r.CutThrough {
+			t.Errorf("%s %s under cut-through: %+v %s", c.spec, ret.Name(), r, r.CycleString())
+		}
+		if s.Channels != r.Channels || s.Dependencies != r.Dependencies || s.Rings != r.Rings || !s.DeadlockFree {
+			t.Errorf("%s: the escape graph of %s under cut-through has %d channels, %d dependencies, %d rings; the sticky %s %d, %d, %d",
+				c.spec, ret.Name(), r.Channels, r.Dependencies, r.Rings, sticky.Name(), s.Channels, s.Dependencies, s.Rings)
+		}
+		if w.DeadlockFree || w.Problem != "" || len(w.Cycle) == 0 || w.Dependencies <= r.Dependencies {
+			t.Errorf("%s %s, wormhole form: %+v (cut-through %d dependencies)", c.spec, ret.Name(), w, r.Dependencies)
+		} else {
+			assertEscapeCycle(t, net, w)
+		}
+		if err := RequireDeadlockFreeWith(ctx, net, ret, CheckOptions{CutThrough: true}); err != nil {
+			t.Errorf("%s %s: %v", c.spec, ret.Name(), err)
+		}
+		if df, ok := ret.(interface{ DeadlockFree() bool }); strings.HasPrefix(c.ret, "twisted") && (!ok || !df.DeadlockFree()) {
+			t.Errorf("%s: %s does not declare itself deadlock-free", c.spec, ret.Name())
+		}
+	}
+	// The cut-through form still fails what it should: ring entries without the bubble.
+	net := topology.MustNew("torus:4x4")
+	d := duato(t, net, ":return", routing.SchemeBubble).(*routing.Duato)
+	rep, err := CheckRoutingWith(ctx, net, withoutBubble{d}, CheckOptions{CutThrough: true})
+	if err != nil || rep.DeadlockFree || !strings.Contains(rep.Problem, "without the bubble condition") {
+		t.Errorf("unprotected ring entries under cut-through: %+v %v", rep, err)
+	}
+}

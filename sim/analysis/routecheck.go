@@ -24,6 +24,10 @@ type RoutingReport struct {
 	// Rings is the number of bubble-protected rings the graph was contracted by (0
 	// without bubble flow control).
 	Rings int
+	// CutThrough: the verdict assumes virtual cut-through switching (CheckOptions), and
+	// the escape graph of a routing that lets packets return holds direct dependencies
+	// only.
+	CutThrough bool
 	// DeadlockFree is the verdict: no problem and an acyclic graph.
 	DeadlockFree bool
 	// Cycle is one cycle of channels of the graph, when it has one.
@@ -62,7 +66,8 @@ func (r *RoutingReport) CycleString() string {
 // says packets may return from the escape to adaptive channels (adaptive:return) is
 // held to Duato's extended graph instead: it also has an edge from the last escape
 // channel a packet held to every escape channel it may request after adaptive hops
-// (indirect dependencies).
+// (indirect dependencies), which a packet spread over several buffers under wormhole
+// switching creates; CheckRoutingWith with CutThrough leaves them out.
 //
 // Under bubble flow control (a routing with a Ring method and the bubble scheme: DOR,
 // DORT, and Duato's escape), each ring's channels are one node of the graph, as in
@@ -70,7 +75,27 @@ func (r *RoutingReport) CycleString() string {
 // or an adaptive channel) must carry the bubble condition, and the contracted graph
 // must be acyclic.
 func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (*RoutingReport, error) {
-	rep := &RoutingReport{Routing: rt.Name()}
+	return CheckRoutingWith(ctx, net, rt, CheckOptions{})
+}
+
+// CheckOptions say what the network's switching guarantees beyond what CheckRouting
+// assumes (nothing: its verdicts hold under wormhole switching too).
+type CheckOptions struct {
+	// CutThrough: virtual cut-through switching, a packet advancing only into a buffer
+	// with room for all of it (the engine's vct switching, which bubble flow control
+	// requires). A blocked packet then sits whole in one buffer, so a packet that
+	// leaves an escape channel for adaptive ones releases it: there are no indirect
+	// dependencies, and for a routing whose packets may return from the escape to the
+	// adaptive channels Duato's condition for cut-through networks (Duato, IEEE TPDS
+	// 7(8), 1996) is held to the escape channels' direct dependencies, those of
+	// packets that hold an escape channel and request another, from every situation
+	// the routing can put a packet in. Sticky routings get the same graph either way.
+	CutThrough bool
+}
+
+// CheckRoutingWith is CheckRouting under what opts say of the switching.
+func CheckRoutingWith(ctx context.Context, net *topology.Network, rt routing.Func, opts CheckOptions) (*RoutingReport, error) {
+	rep := &RoutingReport{Routing: rt.Name(), CutThrough: opts.CutThrough}
 	maxVC := 1
 	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
 		maxVC = max(maxVC, rt.VCs(k))
@@ -83,7 +108,7 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	perDest := si != nil && si.SourceIndependent()
 	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
 
-	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf,
+	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf, cutThrough: opts.CutThrough,
 		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true,
 		edges: newEdgeSet(nch), escEdges: newEdgeSet(nch)}
 	if st, ok := rt.(interface{ Sticky() bool }); ok && !st.Sticky() {
@@ -134,6 +159,9 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	edges := c.edges.list()
 	if rep.Escape {
 		edges = c.escEdges.list()
+		if c.cutThrough { // between escape channels only, however the packet got there
+			edges = slices.DeleteFunc(edges, func(e uint64) bool { return !c.escapeCh[int(e>>32)] })
+		}
 	}
 	used := make([]bool, nch)
 	for _, e := range edges {
@@ -187,7 +215,12 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 // RequireDeadlockFree is CheckRouting as a gate before a run: nil when the routing is
 // deadlock-free, else one line that says why, naming the cycle.
 func RequireDeadlockFree(ctx context.Context, net *topology.Network, rt routing.Func) error {
-	rep, err := CheckRouting(ctx, net, rt)
+	return RequireDeadlockFreeWith(ctx, net, rt, CheckOptions{})
+}
+
+// RequireDeadlockFreeWith is RequireDeadlockFree under what opts say of the switching.
+func RequireDeadlockFreeWith(ctx context.Context, net *topology.Network, rt routing.Func, opts CheckOptions) error {
+	rep, err := CheckRoutingWith(ctx, net, rt, opts)
 	if err != nil {
 		return err
 	}
@@ -223,6 +256,9 @@ type checker struct {
 	// by the last escape channel too).
 	sticky   bool
 	seenLast stampedSet
+	// cutThrough: a packet's last escape channel is the one it holds, or none once it
+	// has left it (CheckOptions.CutThrough).
+	cutThrough bool
 	// Bubble flow control: the ring of each channel (-1 none, -2 not computed yet),
 	// and the first dependency into a ring without the bubble condition.
 	ring        func(s, p, vc int) int64
@@ -315,10 +351,18 @@ func (c *checker) explore(src, dst int) {
 			}
 			ch := c.chanOf(s, p, int(cand.VC))
 			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), last: st.last, escaped: st.escaped || cand.Escape}
+			if c.cutThrough && !cand.Escape {
+				next.last = -1 // the escape channel held is released whole
+			}
 			if cand.Escape {
 				c.rep.Escape, offersEscape = true, true
 				c.escapeCh[ch] = true
-				if st.last >= 0 {
+				switch {
+				case c.cutThrough && st.ch >= 0:
+					// Direct (and direct cross) dependencies: from the channel held,
+					// kept below when it is an escape channel.
+					c.escEdges.add(int(st.ch), ch)
+				case !c.cutThrough && st.last >= 0:
 					c.escEdges.add(int(st.last), ch)
 				}
 				next.last = int32(ch)

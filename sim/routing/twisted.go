@@ -482,7 +482,8 @@ func twistedDORRouting() RoutingDef {
 // entering the escape (from the PE, from another dimension or from an adaptive VC)
 // asks for room for two packets, continuing in its ring for one. By Duato's theory the
 // escape drains whatever the adaptive VCs hold. A packet that took the escape stays on
-// it unless Return (the papers do not say; see docs/architecture.md).
+// it unless Return, INSEE's rule, which lets it take the adaptive VCs again at the
+// next hop ([TT] does not say; see docs/architecture.md).
 type TwistedAdaptive struct {
 	esc        *TwistedDOR
 	net        *topology.Network
@@ -541,8 +542,14 @@ func (r *TwistedAdaptive) Escape() *TwistedDOR { return r.esc }
 func (r *TwistedAdaptive) Scheme() Scheme { return SchemeBubble }
 
 // DeadlockFree reports that the escape makes the routing deadlock-free by Duato's
-// theorem when escaped packets stay on it; with Return a run checks first.
-func (r *TwistedAdaptive) DeadlockFree() bool { return !r.ret }
+// theorem, with Return too. Bubble flow control runs only under virtual cut-through
+// (the engine refuses wormhole), where a packet that leaves the escape for an adaptive
+// VC releases the escape buffer whole; Duato's condition for cut-through networks then
+// asks only that the escape channels' direct dependencies (twisted-dor's, bubble rings
+// entered with room for two packets) be acyclic, the same graph as the sticky router's
+// (analysis.CheckRoutingWith with CutThrough checks it; the wormhole form, with the
+// indirect dependencies of returning packets, has cycles).
+func (r *TwistedAdaptive) DeadlockFree() bool { return true }
 
 // Salted reports whether Route reads Head.Salt (ties=random).
 func (r *TwistedAdaptive) Salted() bool { return r.randomTies }

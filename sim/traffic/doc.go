@@ -17,6 +17,13 @@
 // otherwise. Write P for the PEs per node (2 in a twin torus, c otherwise) and
 // "slot" for PE mod P (the card in a twin torus).
 //
+// A numbering order changes the ids an id permutation acts on: PERM/ORDER (bitrev/yx,
+// shuffle/zyx, ...) numbers the nodes with their coordinates in ORDER, the first
+// varying fastest (letters x, y, z; digits for grids of more dimensions), keeping the
+// slot: bitrev/yx reverses the bits of slot + P·(y + K_y·x). The default order is the
+// numbering above. The papers do not say how they number nodes, and the choice moves
+// a permutation's traffic (bit-reversal on the twisted tori: see docs/model.md).
+//
 // # Patterns
 //
 // A pattern spec names a destination pattern (see Grammar):
@@ -33,6 +40,7 @@
 //	tornado       every node coordinate o_i goes to o_i + ⌈k_i/2⌉ − 1 mod k_i; the PE keeps its slot
 //	neighbor      every node coordinate o_i goes to o_i + 1 mod k_i; the PE keeps its slot
 //	hotspot:F@HOT fraction F of the messages go to a hot PE, the rest are uniform
+//	PERM/ORDER    one of the five id permutations above on renumbered ids (see PE numbering)
 //
 // Zipf: the papers cite the NPF switch-fabric benchmark but give neither the exponent
 // nor how destinations are ranked. The default ranks destinations by their offset from
@@ -42,12 +50,17 @@
 // which is a hot-spot pattern; it is there to test how much the choice matters.
 //
 // Hot spots: HOT is a list of PE ids and ranges ("0,17,32-47"; default "0") or a share
-// of the PEs ("12.5%": the round(share·N) lowest-numbered PEs, at least one). So both
-// readings of "hot spot" in the papers are expressible: a fraction of the traffic
-// (F) goes to a fraction of the PEs (HOT). With probability F a message goes to a hot
+// of the PEs ("12.5%": H = round(share·N) PEs, at least one), placed by /PLACE
+// (Placement): spread, the default, takes the evenly spaced ids ⌊i·N/H⌋, lowest the H
+// lowest ids and random H ids drawn from the run's seed (Seeded). So both readings of
+// "hot spot" in the papers are expressible: a fraction of the traffic (F) goes to a
+// fraction of the PEs (HOT). A share's canonical name always carries its placement
+// (hotspot:0.2@5%/spread), so runs made when lowest was the only placement (named
+// hotspot:0.2@5%) never pass for spread ones. With probability F a message goes to a hot
 // PE other than its source, uniformly; otherwise (and when the source is the only hot
 // PE) its destination is uniform among all other N−1 PEs, hot ones included, as in the
-// "hot region" of the twisted-tori paper (25 % to the lowest 12.5 %, 75 % uniform).
+// "hot region" of the twisted-tori paper (25 % to the lowest 12.5 %, 75 % uniform:
+// hotspot:0.25@12.5%/lowest).
 //
 // Tornado and neighbor act on the network's node coordinates (on a mesh they wrap
 // around too, so they stay permutations). Tornado is Dally and Towles' worst case for
