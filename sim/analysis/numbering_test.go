@@ -30,7 +30,8 @@ func permBound(t *testing.T, spec, pattern string) *PermutationBound {
 // the 480 PEs bit-reversal does not fix: x fastest, the RT's busiest classes (X) carry
 // 1,360 hops and the RTT's 1,200 (every class); y fastest, the RT's X classes 2,048 and
 // the RTT's Y classes 1,464. Bit-complement and perfect shuffle do not depend on the
-// order (1.488 and 1.506 either way).
+// order (1.488 and 1.506 either way): y + 16x is x + 32y with its 9 bits rotated, which
+// a complement or a rotation of the bits commutes with.
 func TestTwistedNumberingBound(t *testing.T) {
 	ratio := func(pattern string) *big.Rat {
 		rt, rtt := permBound(t, "twisted:rt:16", pattern), permBound(t, "twisted:rtt:16", pattern)

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -233,4 +235,32 @@ func TestSourceQueueCapInBytes(t *testing.T) {
 		t.Error("no PE reached its cap: the test is not about the cap")
 	}
 	t.Logf("pool %d MiB (%d messages), %d times a PE reached its cap", e.src.poolBytes()>>20, e.src.size, e.src.lazies)
+}
+
+// A random hot set is drawn from the run's seed when the engine is built
+// (traffic.Seeded): the engine's pattern has the seed's draw, another seed draws
+// another set, and the run is the same for the same seed.
+func TestRandomHotSetFromSeed(t *testing.T) {
+	net := topology.MustNew("torus:8x8")
+	pat, err := traffic.ParsePattern("hotspot:0.5@10%/random", net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string]bool{}
+	for seed := uint64(1); seed <= 4; seed++ {
+		r, e := sourceRun(t, "torus:8x8", "hotspot:0.5@10%/random", "1", CutThrough, params(0.1, 200, 2000, seed), false, 0)
+		got, _ := traffic.HotPEs(e.pat)
+		want, _ := traffic.HotPEs(traffic.Seeded(pat, seed))
+		if !slices.Equal(got, want) || len(got) != 6 {
+			t.Fatalf("seed %d: the engine's hot PEs %v, the seed's draw %v", seed, got, want)
+		}
+		sets[fmt.Sprint(got)] = true
+		again, _ := sourceRun(t, "torus:8x8", "hotspot:0.5@10%/random", "1", CutThrough, params(0.1, 200, 2000, seed), false, 0)
+		if d := diffFields(*r, *again); d != "" {
+			t.Fatalf("seed %d: two runs differ %s", seed, d)
+		}
+	}
+	if len(sets) < 3 {
+		t.Errorf("4 seeds drew %d hot sets", len(sets))
+	}
 }

@@ -433,6 +433,21 @@ func TestNumberingOrders(t *testing.T) {
 			t.Fatalf("transpose/yx on twin:4x2: PE %d -> %d, want %d", src, got, want)
 		}
 	}
+	// In 2D with power-of-two sides the order yx rotates the id's bits, which perfect
+	// shuffle (itself a rotation) commutes with: the same permutation; bit-reversal not.
+	same := func(a, b Pattern, n int) bool {
+		for src := range n {
+			if a.Dest(src, nil) != b.Dest(src, nil) {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(mustPattern(t, "shuffle", "twisted:rt:16"), mustPattern(t, "shuffle/yx", "twisted:rt:16"), 512) ||
+		same(p, mustPattern(t, "bitrev", "twisted:rt:16"), 512) ||
+		same(mustPattern(t, "shuffle", "twisted:pt:4"), p3, 128) {
+		t.Error("shuffle/yx should be shuffle on the RT, bitrev/yx not bitrev, shuffle/zyx not shuffle on the PT")
+	}
 	for _, spec := range []string{"twisted:rtt:8", "torus:4x8", "twisted:pdtt:4"} {
 		order := "yx"
 		if strings.Contains(spec, "pdtt") {
