@@ -196,7 +196,7 @@ func EvaluateClaim(ctx context.Context, src Source, c *Claim) (Result, error) {
 		}
 		evidence := e.evidence(d)
 		if evidence != "" {
-			text += " [" + evidence + "]"
+			text += " (evidence: " + evidence + ")"
 		}
 		if r.Diagnosis != "" {
 			r.Diagnosis += "; "
