@@ -19,10 +19,11 @@
 #   when quiet (the table below; BENCHMARKS.md has the measurement). A package not
 #   listed gets DEFAULT_BUDGET.
 # - Its timeout is MARGIN × its budget, at least MIN_TIMEOUT, times the machine's
-#   slowdown: the 1-minute load average per core when the tests start (at least 1),
-#   or TWINTORUS_TEST_SLOWDOWN when set. The slowdown is exported, and tests stretch
-#   their own waits for browsers, servers and child processes by it (package
-#   internal/testwait).
+#   slowdown: the 1-minute load average per core (at least 1) when the tests start or
+#   when the package starts, whichever is higher (a machine that gets busy half-way
+#   through gives the packages that start then more time), or TWINTORUS_TEST_SLOWDOWN
+#   when set. The package's slowdown is exported to its tests, which stretch their own
+#   waits for browsers, servers and child processes by it (package internal/testwait).
 # - A package that times out fails with Go's own report: "panic: test timed out after
 #   ...", then "running tests:" with each test still running and how long it had run.
 #   This script repeats that part at the end, with the package.
@@ -86,13 +87,14 @@ module=$("$GO" list -m)
 mapfile -t list < <("$GO" list "${pkgs[@]}")
 
 cores=$(nproc)
-if [[ -n "${TWINTORUS_TEST_SLOWDOWN:-}" ]]; then
-	slowdown=$TWINTORUS_TEST_SLOWDOWN
-else
+# load_slowdown FLOOR: the 1-minute load average per core, at least FLOOR.
+load_slowdown() {
+	local load1
 	read -r load1 _ </proc/loadavg
-	slowdown=$(awk -v l="$load1" -v n="$cores" 'BEGIN { f = l / n; if (f < 1) f = 1; printf "%.2f", f }')
-fi
-export TWINTORUS_TEST_SLOWDOWN=$slowdown
+	awk -v l="$load1" -v n="$cores" -v f="$1" 'BEGIN { s = l / n; if (s < f) s = f; printf "%.2f", s }'
+}
+fixed_slowdown=${TWINTORUS_TEST_SLOWDOWN:-}
+slowdown=${fixed_slowdown:-$(load_slowdown 1)}
 
 # Each line: budget, package path, import path; the longest first.
 jobs_file=$(mktemp)
@@ -105,13 +107,17 @@ for p in "${list[@]}"; do
 	echo "$b ${rel:-.} $p"
 done | sort -k1,1nr >"$jobs_file"
 
-echo "gotest: ${#list[@]} packages, $cores at a time; slowdown $slowdown (load per core at the start, or TWINTORUS_TEST_SLOWDOWN), timeouts $MARGIN x budget (at least ${MIN_TIMEOUT}s) x slowdown"
+echo "gotest: ${#list[@]} packages, $cores at a time; slowdown $slowdown (load per core at the start, higher if the machine is busier when a package starts, or TWINTORUS_TEST_SLOWDOWN), timeouts $MARGIN x budget (at least ${MIN_TIMEOUT}s) x slowdown"
 
 # run_one budget rel import-path: runs one package's tests, its output to a log; the
 # last line of the log says how it ended.
 run_one() {
 	local b=$1 rel=$2 p=$3
-	local timeout name start status=0
+	local timeout name start status=0 slowdown=$slowdown
+	if [[ -z "$fixed_slowdown" ]]; then
+		slowdown=$(load_slowdown "$slowdown")
+	fi
+	export TWINTORUS_TEST_SLOWDOWN=$slowdown
 	timeout=$(awk -v b="$b" -v m="$MARGIN" -v min="$MIN_TIMEOUT" -v s="$slowdown" 'BEGIN { t = b * m; if (t < min) t = min; printf "%d", t * s }')
 	name=${rel//\//_}
 	start=$SECONDS
