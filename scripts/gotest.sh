@@ -51,6 +51,7 @@ declare -A budget=(
 	[kernel]=45
 	[kernel/relay]=60
 	[datasets]=30
+	[datasets/claims]=40
 	[sim/routing]=25
 	[plots]=15
 )
