@@ -116,7 +116,7 @@ TOPOLOGY is a spec string:
 	cmd.Flags().BoolVar(&paths, "paths", false, "count DOR transit paths per node and internal-link crossings (twin tori)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	cmd.Flags().BoolVar(&forceLoad, "load", false, "compute the channel-load bound even on large networks")
-	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus or minus")
+	cmd.Flags().StringVar(&tieName, "tie", "", "tie rule at distance k/2 in even rings: plus, minus or mirror (PE0's ties +, PE1's -); default each routing's own: plus for DOR, DORT and --paths, mirror for TSDOR")
 	return cmd
 }
 
@@ -141,12 +141,13 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 		if err != nil {
 			return nil, err
 		}
-		if rep.Load, err = channelLoad(cmd, rt, name, tie); err != nil {
+		if rep.Load, err = channelLoad(cmd, rt, name, routing.ResolveTie(name, net, tie)); err != nil {
 			return nil, err
 		}
 		rep.LoadBound, rep.AvgDORHops = &rep.Load.Bound, &rep.Load.AvgHops
 		if routing.TSDORFits(net) == nil {
-			if rep.TSDOR, err = channelLoad(cmd, routing.NewTSDOR(net, tie), "tsdor", tie); err != nil {
+			ts := routing.NewTSDOR(net, tie)
+			if rep.TSDOR, err = channelLoad(cmd, ts, "tsdor", ts.Tie()); err != nil {
 				return nil, err
 			}
 		}
@@ -163,10 +164,10 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	if paths {
 		t, err := analysis.TransitClosedForm(net.Radices(), tie)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--paths: %w", err)
 		}
 		n := net.Dims()
-		p := &pathsReport{Configuration: net.Config().Name(n), Tie: tieString(tie), Transit: t.Total(),
+		p := &pathsReport{Configuration: net.Config().Name(n), Tie: t.Tie.String(), Transit: t.Total(),
 			CrossingInternal: t.Crossing(net.Config()), Ports: analysis.PortNames(n), R: t.R}
 		if p.Transit > 0 {
 			p.CrossingShare = float64(p.CrossingInternal) / float64(p.Transit)
@@ -176,13 +177,14 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	return rep, nil
 }
 
-// channelLoad is the uniform-traffic load report of a deterministic routing.
+// channelLoad is the uniform-traffic load report of a deterministic routing with its
+// tie rule, resolved.
 func channelLoad(cmd *cobra.Command, rt routing.Pather, name string, tie routing.Tie) (*loadReport, error) {
 	l, err := analysis.Load(cmd.Context(), rt)
 	if err != nil {
 		return nil, err
 	}
-	return &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+	return &loadReport{Routing: name, Tie: tie.String(), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
 		MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
 		AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}, nil
 }
@@ -204,8 +206,12 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 			continue
 		}
 		name := strings.ToUpper(l.Routing)
-		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
-			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
+		ties := ""
+		if l.Routing == "dor" || l.Routing == "dort" || l.Routing == "tsdor" {
+			ties = ", ties " + l.Tie
+		}
+		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)%s\n",
+			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal, ties)
 		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
 			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
 	}
@@ -272,20 +278,11 @@ func oneTopology(cmd, example string) cobra.PositionalArgs {
 }
 
 func parseTie(s string) (routing.Tie, error) {
-	switch strings.ToLower(s) {
-	case "plus", "+":
-		return routing.TiePlus, nil
-	case "minus", "-":
-		return routing.TieMinus, nil
+	t, err := routing.ParseTie(s)
+	if err != nil {
+		return 0, fmt.Errorf("--tie: %w", err)
 	}
-	return 0, fmt.Errorf("--tie %q: accepted are plus (the papers' rule) and minus", s)
-}
-
-func tieString(t routing.Tie) string {
-	if t == routing.TieMinus {
-		return "minus"
-	}
-	return "plus"
+	return t, nil
 }
 
 // twinLike is a twin torus of the network's shape, or twin:4x4x4/cbest.
