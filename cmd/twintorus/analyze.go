@@ -79,13 +79,16 @@ distance in switch-to-switch hops (an nDT internal link is a hop, PE links are n
 over ordered pairs of distinct PEs and, as the thesis does, over all N² pairs with the self pairs
 at distance 0. It also prints the uniform-traffic throughput bound of DOR (DORT on twin tori, and TSDOR where it fits),
 (N−1)/(routes on the busiest channel) flits/cycle/PE capped at 1, and the average route
-length, when that takes about a second or less (--load forces it). For a twin torus it lists
+length, when that takes about a second or less (--load forces it). Each routing sends ties
+(distance k/2 in an even ring) by its own rule, plus for DOR and DORT and mirror for TSDOR
+(PE0's ties +, PE1's −), unless --tie names one for all. For a twin torus it lists
 the tori the papers compare it with: the mD torus of the same cards and the nD torus of
 2n-port cards, with the same PEs.
 
 With --paths (twin tori only) it prints the node-level DOR transit paths per node, how many of
 them cross the internal link under the network's configuration, and the matrix R of transit
-paths per (input port, output port).
+paths per (input port, output port), with ties plus or minus (one route per pair of nodes,
+where mirror has two).
 
 TOPOLOGY is a spec string:
 ` + topology.Grammar(),
