@@ -48,7 +48,7 @@ func TestSpecTieRules(t *testing.T) {
 		t.Errorf("dort without tie has key %s, with tie plus %s", a[0].Key, b[0].Key)
 	}
 	// A spec without tie writes and reads back as itself.
-	s, err := ParseSpec("tie.yaml", []byte(twin + "routing: [tsdor]\n"))
+	s, err := ParseSpec("tie.yaml", []byte(twin+"routing: [tsdor]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
