@@ -121,8 +121,8 @@ func LoadOfWorkload(ctx context.Context, r routing.Pather, w *workload.Workload,
 
 	l := &WorkloadLoad{Steps: steps}
 	ports := net.TotalPorts()
-	total := make([]int64, ports)  // flits per channel over the workload
-	inStep := make([]int64, ports) // flits per channel in the current step
+	total := make([]int64, ports)   // flits per channel over the workload
+	inStep := make([]int64, ports)  // flits per channel in the current step
 	terminal := make([]bool, ports) // NIC (ejection) channels, counted with the NICs
 	for sw := 0; sw < net.Switches(); sw++ {
 		for p := 0; p < net.Ports(sw); p++ {
