@@ -30,7 +30,7 @@ func TestExtollCollectiveCells(t *testing.T) {
 		summaryOf("twin:4x4x2x2x2/cbest", "tsdor", "reduce:binomial:16B", "linear", map[experiment.MetricName]float64{lat: 40, exe: 300}),
 		summaryOf("torus:8x8x8", "dor", "reduce:binomial:16B", "linear", map[experiment.MetricName]float64{lat: 50, exe: 400}), // no 5DT partner
 	}
-	cells, err := extollCollectiveCells(sums)
+	cells, err := extollCollectiveCells(sums, CollectiveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,174 @@
+package figures
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/twintorus/twintorus/datasets"
+	"github.com/twintorus/twintorus/sim/analysis"
+	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+	"github.com/twintorus/twintorus/sim/workload"
+)
+
+// The load each collective algorithm offers the networks of the papers' tables, counted
+// route by route (analysis.LoadOfWorkload), without simulating: which algorithms
+// saturate the network (its busiest channel carries more flits than the busiest NIC)
+// and how their bounds grow with the network. The papers name no AllGather algorithm;
+// this is part of the evidence for the one the tables read (docs/model.md).
+
+// CollectiveLoadFile is the stored table of collective loads (datasets/results),
+// written by internal/collload.
+const CollectiveLoadFile = "collective-loads.csv"
+
+// CollectiveLoad is one row: a workload on a network under a deterministic routing,
+// tasks placed linearly (task i on PE i), messages cut into packets of PacketFlits
+// flits of 16 bytes.
+type CollectiveLoad struct {
+	Topology, Routing, Tie, Workload string
+	PEs, PacketFlits                 int
+	analysis.WorkloadLoad
+}
+
+// CollectiveLoadOf computes the row of workload spec w on topology topo with routing
+// rt ("dor" for DOR and DORT, "tsdor") and tie rule tie.
+func CollectiveLoadOf(ctx context.Context, topo, rt, tie, w string, packetFlits int) (CollectiveLoad, error) {
+	row := CollectiveLoad{Topology: topo, Routing: rt, Tie: tie, Workload: w, PacketFlits: packetFlits}
+	net, err := topology.New(topo)
+	if err != nil {
+		return row, err
+	}
+	t, err := experiment.ParseTie(tie)
+	if err != nil {
+		return row, err
+	}
+	var r routing.Pather
+	switch rt {
+	case "dor":
+		r = routing.NewDOR(net, t)
+	case "tsdor":
+		if !net.IsTwin() {
+			return row, fmt.Errorf("collective load: tsdor routes twin tori, not %s", topo)
+		}
+		r = routing.NewTSDOR(net, t)
+	default:
+		return row, fmt.Errorf("collective load: routing %q: accepted are dor (DORT on twin tori) and tsdor", rt)
+	}
+	spec, err := workload.ParseSpec(w)
+	if err != nil {
+		return row, err
+	}
+	wl, err := spec.Build(net.Terminals())
+	if err != nil {
+		return row, err
+	}
+	place, err := workload.Mapping{Kind: workload.Linear}.Place(wl.Tasks(), net.Terminals(), 1)
+	if err != nil {
+		return row, err
+	}
+	l, err := analysis.LoadOfWorkload(ctx, r, wl, place, workload.RunConfig{PacketFlits: packetFlits})
+	if err != nil {
+		return row, err
+	}
+	row.PEs = net.Terminals()
+	row.WorkloadLoad = *l
+	return row, nil
+}
+
+var collectiveLoadHeader = []string{"topology", "routing", "tie", "workload", "pes", "packet_flits", "messages", "flits",
+	"flit_hops", "internal_flit_hops", "nic_bound", "channel_bound", "max_internal", "max_external", "channels",
+	"steps", "step_bound", "network_steps"}
+
+// WriteCollectiveLoadCSV writes rows in their order.
+func WriteCollectiveLoadCSV(w io.Writer, rows []CollectiveLoad) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(collectiveLoadHeader); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		rec := []string{r.Topology, r.Routing, r.Tie, r.Workload}
+		for _, v := range []int64{int64(r.PEs), int64(r.PacketFlits), r.Messages, r.Flits, r.FlitHops, r.InternalFlitHops,
+			r.NICBound, r.ChannelBound, r.MaxInternal, r.MaxExternal, int64(r.Channels), int64(r.Steps), r.StepBound, int64(r.NetworkSteps)} {
+			rec = append(rec, strconv.FormatInt(v, 10))
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCollectiveLoadCSV reads what WriteCollectiveLoadCSV wrote.
+func ReadCollectiveLoadCSV(r io.Reader) ([]CollectiveLoad, error) {
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("collective loads: %w", err)
+	}
+	if len(recs) == 0 || len(recs[0]) != len(collectiveLoadHeader) {
+		return nil, fmt.Errorf("collective loads: want the header %v", collectiveLoadHeader)
+	}
+	var out []CollectiveLoad
+	for i, rec := range recs[1:] {
+		row := CollectiveLoad{Topology: rec[0], Routing: rec[1], Tie: rec[2], Workload: rec[3]}
+		var v [14]int64
+		for j := range v {
+			if v[j], err = strconv.ParseInt(rec[4+j], 10, 64); err != nil {
+				return nil, fmt.Errorf("collective loads: row %d, %s: %w", i+2, collectiveLoadHeader[4+j], err)
+			}
+		}
+		row.PEs, row.PacketFlits = int(v[0]), int(v[1])
+		row.Messages, row.Flits, row.FlitHops, row.InternalFlitHops = v[2], v[3], v[4], v[5]
+		row.NICBound, row.ChannelBound, row.MaxInternal, row.MaxExternal = v[6], v[7], v[8], v[9]
+		row.Channels, row.Steps, row.StepBound, row.NetworkSteps = int(v[10]), int(v[11]), v[12], int(v[13])
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// StoredCollectiveLoads reads the stored table (CollectiveLoadFile).
+func StoredCollectiveLoads() ([]CollectiveLoad, error) {
+	b, err := datasets.Result(CollectiveLoadFile)
+	if err != nil {
+		return nil, err
+	}
+	return ReadCollectiveLoadCSV(bytes.NewReader(b))
+}
+
+// CollectiveLoadCase is a row of the stored table before it is computed.
+type CollectiveLoadCase struct {
+	Topology, Routing, Tie, Workload string
+	PacketFlits                      int
+}
+
+// CollectiveLoadCases are the stored table's rows: the AllGather algorithms of Open MPI
+// (and two all-to-alls for scale) on the nDT paper's networks (3D torus with DOR, 5DT
+// with DORT; 128-byte blocks in 4-flit packets: 512-byte blocks load every channel
+// exactly 4 times as much) and on the EXTOLL paper's (5DT with TSDOR; 16-byte blocks,
+// one-cell packets: 512-byte blocks are 32 times the flits), with the tie rule tie on
+// the twin tori (the tori keep + ties).
+func CollectiveLoadCases(tie string) []CollectiveLoadCase {
+	var out []CollectiveLoadCase
+	algs := []string{"ring", "neighbor", "recursive_doubling", "bruck", "linear"}
+	add := func(torus, twin, twinRouting, size string, flits int) {
+		for _, a := range append(algs, "alltoall:linear", "alltoall:bruck") {
+			w := "allgather:" + a + ":" + size
+			if a == "alltoall:linear" || a == "alltoall:bruck" {
+				w = a + ":" + size
+			}
+			out = append(out, CollectiveLoadCase{torus, "dor", "plus", w, flits}, CollectiveLoadCase{twin, twinRouting, tie, w, flits})
+		}
+	}
+	for _, n := range ndtNetworks {
+		add(n.Torus, n.Twin, "dor", "128B", 4)
+	}
+	for _, n := range extollNetworks {
+		add(n.torus, n.twin, "tsdor", "16B", 1)
+	}
+	return out
+}
