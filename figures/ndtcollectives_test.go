@@ -21,9 +21,9 @@ func TestAllGatherWorkload(t *testing.T) {
 		{"linear", 16, 256, "allgather:linear:16B"},
 		{"ring", 128, 1024, "allgather:ring:128B"},
 		{"neighbor_exchange", 128, 1024, "allgather:neighbor:128B"}, // Open MPI's other name
-		{"openmpi", 16, 256, "allgather:recursive_doubling:16B"},   // 4,096 bytes, 2^8 tasks
-		{"openmpi", 16, 3072, "allgather:bruck:16B"},               // 49,152 bytes, not a power of two
-		{"openmpi", 16, 4096, "allgather:neighbor:16B"},            // 65,536 bytes
+		{"openmpi", 16, 256, "allgather:recursive_doubling:16B"},    // 4,096 bytes, 2^8 tasks
+		{"openmpi", 16, 3072, "allgather:bruck:16B"},                // 49,152 bytes, not a power of two
+		{"openmpi", 16, 4096, "allgather:neighbor:16B"},             // 65,536 bytes
 		{"openmpi", 512, 256, "allgather:neighbor:512B"},
 		{"OpenMPI", 128, 1024, "allgather:neighbor:128B"},
 		{"openmpi", 512, 101, "allgather:ring:512B"}, // odd P
