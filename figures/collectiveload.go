@@ -6,7 +6,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/twintorus/twintorus/datasets"
 	"github.com/twintorus/twintorus/sim/analysis"
@@ -171,4 +173,101 @@ func CollectiveLoadCases(tie string) []CollectiveLoadCase {
 		add(n.torus, n.twin, "tsdor", "16B", 1)
 	}
 	return out
+}
+
+// CollectiveLoadsTable lays rows out for kernel.Table: per network and workload the
+// bounds on its execution time (the busiest NIC's and the busiest channel's flits),
+// which of the two limits it ("network" when a channel carries more than any NIC), the
+// step estimate (steps not overlapping, each as long as its busiest channel or NIC)
+// and the channels' mean utilisation over that estimate.
+func CollectiveLoadsTable(rows []CollectiveLoad) (headers []string, out [][]string) {
+	headers = []string{"network", "routing", "workload", "PEs", "NIC bound (flits)", "busiest channel (flits)", "limited by",
+		"steps limited by the network", "step estimate (cycles)", "mean hops", "mean channel use over the estimate"}
+	for _, r := range rows {
+		limit := "NICs"
+		if r.NetworkLimited() {
+			limit = fmt.Sprintf("network (%.1f×)", float64(r.ChannelBound)/float64(r.NICBound))
+		}
+		rt := r.Routing
+		if strings.HasPrefix(r.Topology, "twin:") && rt == "dor" {
+			rt = "dort"
+		}
+		if r.Tie != "" && strings.HasPrefix(r.Topology, "twin:") {
+			rt += " (" + r.Tie + " ties)"
+		}
+		out = append(out, []string{r.Topology, rt, r.Workload, fmt.Sprint(r.PEs), fmt.Sprint(r.NICBound), fmt.Sprint(r.ChannelBound), limit,
+			fmt.Sprintf("%d of %d", r.NetworkSteps, r.Steps), fmt.Sprint(r.StepBound), fmt.Sprintf("%.2f", float64(r.FlitHops)/float64(r.Flits)),
+			fmt.Sprintf("%.0f %%", 100*r.MeanUtilisation(float64(r.StepBound)))})
+	}
+	return headers, out
+}
+
+// AllGatherGrowth compares how the AllGather's execution time grows from the nDT
+// paper's 1K to its 2K and 4K networks, per algorithm: the paper's Table 3 (3D and 5DT,
+// 128 B), our step estimates from loads (every algorithm), and our simulated times where
+// cells (by algorithm, from NDTCollectives) hold them. Growth is the ratio of the next
+// size's time to this one's; the 5DT gain is (3D − 5DT)/3D.
+func AllGatherGrowth(loads []CollectiveLoad, cells map[string][]NDTCell) (headers []string, out [][]string) {
+	headers = []string{"AllGather", "source", "3D 1K→2K", "3D 2K→4K", "5DT 1K→2K", "5DT 2K→4K", "5DT gain 1K / 2K / 4K"}
+	ratios := func(v [3][2]float64) []string {
+		f := func(a, b float64) string {
+			if a > 0 && b > 0 {
+				return fmt.Sprintf("×%.2f", b/a)
+			}
+			return "–"
+		}
+		var gains []string
+		for _, x := range v {
+			if x[0] > 0 && x[1] > 0 {
+				gains = append(gains, fmt.Sprintf("%+.1f %%", reduction(x[0], x[1])))
+			} else {
+				gains = append(gains, "–")
+			}
+		}
+		return []string{f(v[0][0], v[1][0]), f(v[1][0], v[2][0]), f(v[0][1], v[1][1]), f(v[1][1], v[2][1]), strings.Join(gains, " / ")}
+	}
+	// The paper's row, from any reading's cells (the paper's values do not depend on it).
+	for _, cs := range cells {
+		var v [3][2]float64
+		for _, c := range cs {
+			if i := slices.IndexFunc(ndtNetworks, func(n NDTNetwork) bool { return n.Label == c.Net.Label }); c.Table == "t3" && c.Op == "allgather" && c.Size == "128" && i >= 0 {
+				v[i] = [2]float64{c.Paper3D, c.Paper5DT}
+			}
+		}
+		out = append(out, append([]string{"(paper's traces)", "[nDT] Table 3, 128 B"}, ratios(v)...))
+		break
+	}
+	var algs []string
+	for _, r := range loads {
+		if a := strings.Split(r.Workload, ":"); a[0] == "allgather" && a[2] == "128B" && !slices.Contains(algs, a[1]) {
+			algs = append(algs, a[1])
+		}
+	}
+	for _, a := range algs {
+		var v [3][2]float64
+		for _, r := range loads {
+			for i, n := range ndtNetworks {
+				if r.Workload != "allgather:"+a+":128B" {
+					continue
+				}
+				switch r.Topology {
+				case n.Torus:
+					v[i][0] = float64(r.StepBound)
+				case n.Twin:
+					v[i][1] = float64(r.StepBound)
+				}
+			}
+		}
+		out = append(out, append([]string{a, "step estimate (loads)"}, ratios(v)...))
+		if cs, ok := cells[a]; ok {
+			var s [3][2]float64
+			for _, c := range cs {
+				if i := slices.IndexFunc(ndtNetworks, func(n NDTNetwork) bool { return n.Label == c.Ran.Label }); c.Measured && c.Table == "t3" && c.Op == "allgather" && c.Size == "128" && i >= 0 {
+					s[i] = [2]float64{c.Ours3D, c.Ours5DT}
+				}
+			}
+			out = append(out, append([]string{a, "simulated"}, ratios(s)...))
+		}
+	}
+	return headers, out
 }
