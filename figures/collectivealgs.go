@@ -15,7 +15,8 @@ type CollectiveOptions struct {
 	// one Open MPI's tuned component picks for the size. "" is DefaultAllGather.
 	AllGather string
 	// Tie is the tie rule the 5DT columns read (the 3D tori keep + ties); "" reads
-	// whatever the stored runs have, which must then be one rule per cell.
+	// the runs of each routing's own rule: mirror for TSDOR (the EXTOLL tables), plus
+	// for DORT (the nDT tables).
 	Tie string
 }
 

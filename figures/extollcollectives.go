@@ -92,17 +92,31 @@ func ExtollCollectivesWith(ctx context.Context, mode Mode, opts CollectiveOption
 	return cells, g, err
 }
 
-// findCollective is the summary of workload on topo (with tie rule tie on twin tori,
-// when tie is set) among src's; an error when two summaries fit, which a table cell
-// cannot choose between.
+// ExtollCellsOf pairs the cells opts names in results already loaded (a group from
+// ExtollCollectivesWith, read again under other options) with the paper's.
+func ExtollCellsOf(src Summarized, opts CollectiveOptions) ([]CollectiveCell, error) {
+	if _, err := opts.allGather(); err != nil {
+		return nil, err
+	}
+	return extollCollectiveCells(src, opts)
+}
+
+// findCollective is the summary of workload on topo among src's: on a twin torus the
+// run with tie rule tie, or with its routing's own rule when tie is "" (ownTie). Two
+// summaries that fit are an error: a table cell cannot choose between them.
 func findCollective(src Summarized, topo, workload, tie string) (experiment.Summary, bool, error) {
 	var found []experiment.Summary
 	for _, s := range src.Summaries() {
 		if s.Point.Topology != topo || s.Point.Workload != workload {
 			continue
 		}
-		if tie != "" && strings.HasPrefix(topo, "twin:") && s.Point.Tie != tie {
-			continue
+		if want := tie; strings.HasPrefix(topo, "twin:") {
+			if want == "" {
+				want = ownTie(s.Point.Routing)
+			}
+			if s.Point.Tie != want {
+				continue
+			}
 		}
 		found = append(found, s)
 	}
@@ -112,7 +126,16 @@ func findCollective(src Summarized, topo, workload, tie string) (experiment.Summ
 	case 1:
 		return found[0], true, nil
 	}
-	return experiment.Summary{}, false, fmt.Errorf("figures: %d runs of %s on %s (curves %s and %s): name the tie rule", len(found), workload, topo, found[0].Curve, found[1].Curve)
+	return experiment.Summary{}, false, fmt.Errorf("figures: %d runs of %s on %s (curves %s and %s)", len(found), workload, topo, found[0].Curve, found[1].Curve)
+}
+
+// ownTie is a routing's own tie rule, the one a spec that names none runs: mirror for
+// TSDOR, plus for DOR and DORT (docs/model.md, "Ties").
+func ownTie(routing string) string {
+	if routing == "tsdor" {
+		return "mirror"
+	}
+	return "plus"
 }
 
 func extollCollectiveCells(src Summarized, opts CollectiveOptions) ([]CollectiveCell, error) {

@@ -85,6 +85,15 @@ func NDTCollectives(ctx context.Context, mode Mode, opts CollectiveOptions, prog
 	return cells, g, err
 }
 
+// NDTCellsOf pairs the cells opts names in results already loaded in mode (a group
+// from NDTCollectives, read again under other options) with the paper's.
+func NDTCellsOf(src Summarized, mode Mode, opts CollectiveOptions) ([]NDTCell, error) {
+	if _, err := opts.allGather(); err != nil {
+		return nil, err
+	}
+	return ndtCollectiveCells(src, mode == Quick, opts)
+}
+
 func ndtCollectiveCells(src Summarized, quick bool, opts CollectiveOptions) ([]NDTCell, error) {
 	var out []NDTCell
 	for _, t := range []struct {

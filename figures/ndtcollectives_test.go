@@ -89,8 +89,17 @@ func TestNDTCollectiveCells(t *testing.T) {
 	if measured != 2 {
 		t.Errorf("%d cells measured, want the two AllGather 128 B cells at 1K", measured)
 	}
-	if _, err := ndtCollectiveCells(sums, false, CollectiveOptions{AllGather: "openmpi"}); err == nil || !strings.Contains(err.Error(), "name the tie rule") {
-		t.Errorf("two ties of one cell: %v", err)
+	// DORT's own rule is plus.
+	cells, err = ndtCollectiveCells(sums, false, CollectiveOptions{AllGather: "openmpi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := find(cells, "t3"); c.Workload != "allgather:neighbor:128B" || c.Ours5DT != 150 {
+		t.Errorf("neighbour exchange, DORT's own ties: %+v", c)
+	}
+	dup := append(summaries{twin("allgather:neighbor:128B", "plus", 11, 160)}, sums...)
+	if _, err := ndtCollectiveCells(dup, false, CollectiveOptions{AllGather: "openmpi"}); err == nil || !strings.Contains(err.Error(), "2 runs of allgather:neighbor:128B") {
+		t.Errorf("two runs of one cell: %v", err)
 	}
 	cells, err = ndtCollectiveCells(sums, false, CollectiveOptions{AllGather: "openmpi", Tie: "minus"})
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 // summaryOf is a closed-loop summary with the given means (one replication).
 func summaryOf(topo, routing, workload, mapping string, means map[experiment.MetricName]float64) experiment.Summary {
 	s := experiment.Summary{Curve: topo + " " + routing + " " + workload + " " + mapping, N: 1,
-		Point:     experiment.Point{Topology: topo, Routing: routing, Deadlock: "vc", Workload: workload, Mapping: mapping},
+		Point:     experiment.Point{Topology: topo, Routing: routing, Deadlock: "vc", Tie: ownTie(routing), Workload: workload, Mapping: mapping},
 		Estimates: map[string]experiment.Estimate{}}
 	for k, v := range means {
 		s.Estimates[string(k)] = experiment.Estimate{N: 1, Mean: v, Low: math.NaN(), High: math.NaN()}
