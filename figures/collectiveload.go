@@ -38,7 +38,8 @@ type CollectiveLoad struct {
 }
 
 // CollectiveLoadOf computes the row of workload spec w on topology topo with routing
-// rt ("dor" for DOR and DORT, "tsdor") and tie rule tie.
+// rt ("dor" for DOR and DORT, "tsdor") and tie rule tie ("" for the routing's own); the
+// row names the rule the routing applies (mirror is plus on a torus).
 func CollectiveLoadOf(ctx context.Context, topo, rt, tie, w string, packetFlits int) (CollectiveLoad, error) {
 	row := CollectiveLoad{Topology: topo, Routing: rt, Tie: tie, Workload: w, PacketFlits: packetFlits}
 	net, err := topology.New(topo)
@@ -78,6 +79,11 @@ func CollectiveLoadOf(ctx context.Context, topo, rt, tie, w string, packetFlits 
 		return row, err
 	}
 	row.PEs = net.Terminals()
+	name := rt
+	if rt == "dor" && net.IsTwin() {
+		name = "dort"
+	}
+	row.Tie = routing.ResolveTie(name, net, t).String()
 	row.WorkloadLoad = *l
 	return row, nil
 }
@@ -152,9 +158,9 @@ type CollectiveLoadCase struct {
 // (and two all-to-alls for scale) on the nDT paper's networks (3D torus with DOR, 5DT
 // with DORT; 128-byte blocks in 4-flit packets: 512-byte blocks load every channel
 // exactly 4 times as much) and on the EXTOLL paper's (5DT with TSDOR; 16-byte blocks,
-// one-cell packets: 512-byte blocks are 32 times the flits), with the tie rule tie on
-// the twin tori (the tori keep + ties).
-func CollectiveLoadCases(tie string) []CollectiveLoadCase {
+// one-cell packets: 512-byte blocks are 32 times the flits), with each routing's own tie
+// rule, as the tables read them (mirror for TSDOR, plus for DOR and DORT).
+func CollectiveLoadCases() []CollectiveLoadCase {
 	var out []CollectiveLoadCase
 	algs := []string{"ring", "neighbor", "recursive_doubling", "bruck", "linear"}
 	add := func(torus, twin, twinRouting, size string, flits int) {
@@ -163,7 +169,7 @@ func CollectiveLoadCases(tie string) []CollectiveLoadCase {
 			if a == "alltoall:linear" || a == "alltoall:bruck" {
 				w = a + ":" + size
 			}
-			out = append(out, CollectiveLoadCase{torus, "dor", "plus", w, flits}, CollectiveLoadCase{twin, twinRouting, tie, w, flits})
+			out = append(out, CollectiveLoadCase{torus, "dor", "plus", w, flits}, CollectiveLoadCase{twin, twinRouting, ownTie(twinRouting), w, flits})
 		}
 	}
 	for _, n := range ndtNetworks {

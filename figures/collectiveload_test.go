@@ -22,14 +22,7 @@ func TestStoredCollectiveLoads(t *testing.T) {
 	if len(stored) != len(rows) {
 		t.Errorf("%d rows, %d distinct", len(rows), len(stored))
 	}
-	var tie string // the twin tori's tie rule of the stored table
-	for _, r := range rows {
-		if strings.HasPrefix(r.Topology, "twin:") {
-			tie = r.Tie
-			break
-		}
-	}
-	cases := CollectiveLoadCases(tie)
+	cases := CollectiveLoadCases()
 	if len(cases) != len(rows) {
 		t.Errorf("%d stored rows, %d cases", len(rows), len(cases))
 	}
@@ -68,7 +61,7 @@ func TestCollectiveLoadOfErrors(t *testing.T) {
 	for _, c := range []struct{ topo, routing, tie, workload, want string }{
 		{"torus:4x4", "tsdor", "plus", "allgather:ring:16B", "tsdor routes twin tori"},
 		{"torus:4x4", "adaptive", "plus", "allgather:ring:16B", "accepted are dor"},
-		{"torus:4x4", "dor", "sideways", "allgather:ring:16B", "tie rule"},
+		{"torus:4x4", "dor", "sideways", "allgather:ring:16B", "unknown tie rule"},
 		{"torus:4x4", "dor", "plus", "allgather:tree:16B", "unknown allgather algorithm"},
 	} {
 		_, err := CollectiveLoadOf(context.Background(), c.topo, c.routing, c.tie, c.workload, 1)

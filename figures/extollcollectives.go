@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/routing"
 )
 
 // The EXTOLL paper's Tables 2–3 on the EXTOLL card (datasets/workloads/
@@ -129,13 +130,14 @@ func findCollective(src Summarized, topo, workload, tie string) (experiment.Summ
 	return experiment.Summary{}, false, fmt.Errorf("figures: %d runs of %s on %s (curves %s and %s)", len(found), workload, topo, found[0].Curve, found[1].Curve)
 }
 
-// ownTie is a routing's own tie rule, the one a spec that names none runs: mirror for
-// TSDOR, plus for DOR and DORT (docs/model.md, "Ties").
-func ownTie(routing string) string {
-	if routing == "tsdor" {
-		return "mirror"
+// ownTie is a routing's own tie rule on twin tori, the one a spec that names none runs:
+// mirror for TSDOR, plus for DOR and DORT (routing.RoutingDef.Tie; docs/model.md, "Ties").
+func ownTie(name string) string {
+	def, _, _ := routing.LookupRouting(name)
+	if def.Tie == routing.TieDefault {
+		return routing.TiePlus.String()
 	}
-	return "plus"
+	return def.Tie.String()
 }
 
 func extollCollectiveCells(src Summarized, opts CollectiveOptions) ([]CollectiveCell, error) {

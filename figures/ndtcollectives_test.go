@@ -89,6 +89,9 @@ func TestNDTCollectiveCells(t *testing.T) {
 	if measured != 2 {
 		t.Errorf("%d cells measured, want the two AllGather 128 B cells at 1K", measured)
 	}
+	if ownTie("tsdor") != "mirror" || ownTie("dort") != "plus" || ownTie("dor") != "plus" {
+		t.Errorf("own tie rules: tsdor %q, dort %q, dor %q; want mirror, plus, plus", ownTie("tsdor"), ownTie("dort"), ownTie("dor"))
+	}
 	// DORT's own rule is plus.
 	cells, err = ndtCollectiveCells(sums, false, CollectiveOptions{AllGather: "openmpi"})
 	if err != nil {

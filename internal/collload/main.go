@@ -2,9 +2,9 @@
 // the papers' networks (datasets/results/collective-loads.csv, figures.CollectiveLoadCases),
 // counted route by route without simulating:
 //
-//	go run ./internal/collload -tie plus -out datasets/results/collective-loads.csv
+//	go run ./internal/collload -out datasets/results/collective-loads.csv
 //
-// -tie is the tie rule of the twin tori's routings (the tori keep + ties). The rows of
+// Each routing runs its own tie rule (mirror for TSDOR, plus for DOR and DORT). The rows of
 // the 4,096-PE networks with P(P−1)-message algorithms (ring, all-to-all linear) build
 // 16.8 million messages each: about 2 GB and a minute of one core apiece.
 package main
@@ -20,21 +20,20 @@ import (
 
 func main() {
 	out := flag.String("out", "", "CSV file to write (required)")
-	tie := flag.String("tie", "plus", "tie rule of DORT and TSDOR on the twin tori")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: collload [-tie RULE] -out FILE")
+		fmt.Fprintln(os.Stderr, "usage: collload -out FILE")
 		os.Exit(2)
 	}
-	if err := run(*out, *tie); err != nil {
+	if err := run(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "collload:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, tie string) error {
+func run(out string) error {
 	var rows []figures.CollectiveLoad
-	for _, c := range figures.CollectiveLoadCases(tie) {
+	for _, c := range figures.CollectiveLoadCases() {
 		r, err := figures.CollectiveLoadOf(context.Background(), c.Topology, c.Routing, c.Tie, c.Workload, c.PacketFlits)
 		if err != nil {
 			return err
