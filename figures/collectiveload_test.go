@@ -55,6 +55,28 @@ func TestStoredCollectiveLoads(t *testing.T) {
 	if len(tab) != len(rows) || len(tab[0]) != len(h) {
 		t.Errorf("table: %d rows of %d columns, header of %d", len(tab), len(tab[0]), len(h))
 	}
+	// The growth table: the paper's 3D AllGather grows ×2.44 and ×2.36 (Table 3: 1,023,599,
+	// 2,493,915 and 5,877,174 cycles), neighbour exchange's bound exactly ×2 (each NIC's
+	// P−1 blocks), basic linear's root bound log₂P·P blocks: ×2.20 and ×2.18.
+	cells, _, err := NDTCollectives(context.Background(), Stored, CollectiveOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, growth := AllGatherGrowth(rows, map[string][]NDTCell{"linear": cells})
+	want := map[string][]string{"(paper's traces)": {"×2.44", "×2.36"}, "neighbor": {"×2.00", "×2.00"}, "linear bound (loads)": {"×2.20", "×2.18"}}
+	for _, r := range growth {
+		k := r[0]
+		if k == "linear" {
+			k += " " + r[1]
+		}
+		if w, ok := want[k]; ok && (r[2] != w[0] || r[3] != w[1]) {
+			t.Errorf("growth of %s: %v, want %v", k, r[2:4], w)
+		}
+		delete(want, k)
+	}
+	if len(want) != 0 {
+		t.Errorf("growth rows missing: %v", want)
+	}
 }
 
 func TestCollectiveLoadOfErrors(t *testing.T) {

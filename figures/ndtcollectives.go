@@ -15,8 +15,9 @@ import (
 // 2,048 and 4,096 PEs, the nDT paper's switch. Per cell the paper's 3D and 5DT values
 // and its printed reduction, and ours.
 
-// NDTCollectiveSpecs are the experiment's specs, one per size.
-var NDTCollectiveSpecs = []string{"ndt-collectives-1k", "ndt-collectives-2k", "ndt-collectives-4k"}
+// NDTCollectiveSpecs are the experiment's specs: one per size, with DORT's own tie rule
+// (plus), and the 1K and 2K 5DT tori again with DORT's ties mirrored, for comparison.
+var NDTCollectiveSpecs = []string{"ndt-collectives-1k", "ndt-collectives-2k", "ndt-collectives-4k", "ndt-collectives-mirror"}
 
 // NDTNetwork is one of the nDT paper's network sizes and the tori that stand for it
 // (the paper gives no radices: 1K and 2K as [EXT] Table 1 and [AR] Table 2, 4K ours).
@@ -67,8 +68,8 @@ func (c NDTCell) OursGain() float64 { return reduction(c.Ours3D, c.Ours5DT) }
 
 // NDTCollectives reads the experiment in mode and pairs every cell with the paper's:
 // the stored runs (all three sizes), or in Quick mode the 1K spec on the 256-PE
-// networks standing for the 1K column. opts chooses the AllGather algorithm and the
-// 5DT's tie rule.
+// networks standing for the 1K column (DORT's own ties only). opts chooses the
+// AllGather algorithm and the 5DT's tie rule (mirror: the 1K and 2K columns).
 func NDTCollectives(ctx context.Context, mode Mode, opts CollectiveOptions, progress func(done, total int)) ([]NDTCell, *ClosedLoopGroup, error) {
 	if _, err := opts.allGather(); err != nil {
 		return nil, nil, err
