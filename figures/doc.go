@@ -11,6 +11,12 @@
 // (stored, quick or recomputed, or several experiments joined) or a sweep a cell ran.
 // SaturationTable and the lookups (Saturation, At, Last, Plateau) feed tables and claims.
 //
+// The papers' collective tables (ExtollCollectives, NDTCollectives) pair the stored
+// closed-loop runs with the papers' cells under CollectiveOptions, the choices the papers
+// leave open: the AllGather algorithm and the 5DT's tie rule. The stored collective loads
+// (CollectiveLoadOf, from sim/analysis) and AllGatherGrowth set the evidence for the
+// AllGather beside the papers' numbers.
+//
 // It reads sim/experiment summaries and datasets references, and builds plots values;
 // it runs only the quick and recomputed experiments it is asked for, and displays
 // nothing (package kernel displays).

@@ -4,15 +4,18 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/routing"
 )
 
 // The EXTOLL paper's Tables 2–3 on the EXTOLL card (datasets/workloads/
 // extoll-collectives-*.yaml): four collectives of 16 and 512 bytes on the 3D tori (DOR)
 // and the 5DT tori (TSDOR) of 256, 512 and 1,024 PEs, each message one packet of its
 // real length. Per cell our and the paper's 3D and 5DT values and the 5DT's reduction.
+// The AllGather rows read the algorithm CollectiveOptions names (the specs hold several).
 
 // ExtollCollectiveSpecs are the specs of the experiment: one per family (its routing)
 // and message size (its packet length).
@@ -25,15 +28,17 @@ var extollNetworks = []struct {
 }{{256, "torus:8x8x4", "twin:4x4x2x2x2/cbest"}, {512, "torus:8x8x8", "twin:4x4x2x4x2/cbest"}, {1024, "torus:16x8x8", "twin:4x4x2x4x4/cbest"}}
 
 // extollOps are the tables' rows and our workloads: Open MPI's default algorithm for
-// each operation and size (docs/traces.md), and basic linear for the AllGather of 512 B.
-var extollOps = []struct{ op, size, workload string }{
-	{"broadcast", "16B", "bcast:binomial:16B"}, {"broadcast", "512B", "bcast:binomial:512B"},
-	{"reduce", "16B", "reduce:binomial:16B"}, {"reduce", "512B", "reduce:binomial:512B"},
-	{"allgather", "16B", "allgather:recursive_doubling:16B"}, {"allgather", "512B", "allgather:neighbor:512B"},
-	{"all2all", "16B", "alltoall:bruck:16B"}, {"all2all", "512B", "alltoall:linear:512B"},
-	// Not Open MPI's default, but what the paper's AllGather of 512 B most likely ran
-	// (its 3D execution times are basic linear's): extra cells beside the default's.
-	{"allgather", "512B", "allgather:linear:512B"},
+// each operation and size (docs/traces.md), and for AllGather (workload "") the
+// algorithm CollectiveOptions.AllGather names.
+var extollOps = []struct {
+	op, size string
+	bytes    int64
+	workload string
+}{
+	{"broadcast", "16B", 16, "bcast:binomial:16B"}, {"broadcast", "512B", 512, "bcast:binomial:512B"},
+	{"reduce", "16B", 16, "reduce:binomial:16B"}, {"reduce", "512B", 512, "reduce:binomial:512B"},
+	{"allgather", "16B", 16, ""}, {"allgather", "512B", 512, ""},
+	{"all2all", "16B", 16, "alltoall:bruck:16B"}, {"all2all", "512B", 512, "alltoall:linear:512B"},
 }
 
 // CollectiveCell is one (operation, size, PEs) cell of the EXTOLL paper's Tables 2
@@ -69,34 +74,95 @@ func (c CollectiveCell) PaperExecGain() float64 { return reduction(c.Paper3DExec
 func (c CollectiveCell) OursExecGain() float64 { return reduction(c.Ours3DExec, c.Ours5DTExec) }
 
 // ExtollCollectives reads the experiment in mode (Quick: the 256-PE networks, as
-// QuickClosedLoopSpec keeps them) and pairs every cell we have with the paper's.
+// QuickClosedLoopSpec keeps them) and pairs every cell we have with the paper's, with
+// the default options (the AllGather of DefaultAllGather).
 func ExtollCollectives(ctx context.Context, mode Mode, progress func(done, total int)) ([]CollectiveCell, *ClosedLoopGroup, error) {
+	return ExtollCollectivesWith(ctx, mode, CollectiveOptions{}, progress)
+}
+
+// ExtollCollectivesWith is ExtollCollectives reading the cells opts names.
+func ExtollCollectivesWith(ctx context.Context, mode Mode, opts CollectiveOptions, progress func(done, total int)) ([]CollectiveCell, *ClosedLoopGroup, error) {
+	if _, err := opts.allGather(); err != nil {
+		return nil, nil, err
+	}
 	g, err := loadClosedLoopGroup(ctx, ExtollCollectiveSpecs, mode, progress, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	cells, err := extollCollectiveCells(g)
+	cells, err := extollCollectiveCells(g, opts)
 	return cells, g, err
 }
 
-func extollCollectiveCells(src Summarized) ([]CollectiveCell, error) {
-	find := func(topo, workload string) (experiment.Summary, bool) {
-		for _, s := range src.Summaries() {
-			if s.Point.Topology == topo && s.Point.Workload == workload {
-				return s, true
+// ExtollCellsOf pairs the cells opts names in results already loaded (a group from
+// ExtollCollectivesWith, read again under other options) with the paper's.
+func ExtollCellsOf(src Summarized, opts CollectiveOptions) ([]CollectiveCell, error) {
+	if _, err := opts.allGather(); err != nil {
+		return nil, err
+	}
+	return extollCollectiveCells(src, opts)
+}
+
+// findCollective is the summary of workload on topo among src's: on a twin torus the
+// run with tie rule tie, or with its routing's own rule when tie is "" (ownTie). Two
+// summaries that fit are an error: a table cell cannot choose between them.
+func findCollective(src Summarized, topo, workload, tie string) (experiment.Summary, bool, error) {
+	var found []experiment.Summary
+	for _, s := range src.Summaries() {
+		if s.Point.Topology != topo || s.Point.Workload != workload {
+			continue
+		}
+		if want := tie; strings.HasPrefix(topo, "twin:") {
+			if want == "" {
+				want = ownTie(s.Point.Routing)
+			}
+			if s.Point.Tie != want {
+				continue
 			}
 		}
-		return experiment.Summary{}, false
+		found = append(found, s)
 	}
+	switch len(found) {
+	case 0:
+		return experiment.Summary{}, false, nil
+	case 1:
+		return found[0], true, nil
+	}
+	return experiment.Summary{}, false, fmt.Errorf("figures: %d runs of %s on %s (curves %s and %s)", len(found), workload, topo, found[0].Curve, found[1].Curve)
+}
+
+// ownTie is a routing's own tie rule on twin tori, the one a spec that names none runs:
+// mirror for TSDOR, plus for DOR and DORT (routing.RoutingDef.Tie; docs/model.md, "Ties").
+func ownTie(name string) string {
+	def, _, _ := routing.LookupRouting(name)
+	if def.Tie == routing.TieDefault {
+		return routing.TiePlus.String()
+	}
+	return def.Tie.String()
+}
+
+func extollCollectiveCells(src Summarized, opts CollectiveOptions) ([]CollectiveCell, error) {
 	var out []CollectiveCell
 	for _, op := range extollOps {
 		for _, n := range extollNetworks {
-			a, ok1 := find(n.torus, op.workload)
-			b, ok2 := find(n.twin, op.workload)
+			w := op.workload
+			if w == "" {
+				var err error
+				if w, err = AllGatherWorkload(opts.AllGather, op.bytes, n.pes); err != nil {
+					return nil, err
+				}
+			}
+			a, ok1, err := findCollective(src, n.torus, w, "")
+			if err != nil {
+				return nil, err
+			}
+			b, ok2, err := findCollective(src, n.twin, w, opts.Tie)
+			if err != nil {
+				return nil, err
+			}
 			if !ok1 || !ok2 {
 				continue // a quick run has the smallest networks only
 			}
-			c := CollectiveCell{Op: op.op, Size: op.size, Workload: op.workload, PEs: n.pes,
+			c := CollectiveCell{Op: op.op, Size: op.size, Workload: w, PEs: n.pes,
 				Ours3DLatency: a.Estimates[string(experiment.LatencyNetworkFlitMean)].Mean, Ours5DTLatency: b.Estimates[string(experiment.LatencyNetworkFlitMean)].Mean,
 				Ours3DExec: a.Estimates[string(experiment.ExecutionCycles)].Mean, Ours5DTExec: b.Estimates[string(experiment.ExecutionCycles)].Mean}
 			id := func(table, net string) string {
@@ -158,10 +224,8 @@ func CollectiveClaims(cells []CollectiveCell) []Claim {
 		{"C1", "Reduce: 5DT execution time lower", func(c CollectiveCell) bool { return c.Op == "reduce" }, true},
 		{"C2", "All2All: 5DT latency lower", func(c CollectiveCell) bool { return c.Op == "all2all" }, false},
 		{"C2", "All2All: 5DT execution time lower", func(c CollectiveCell) bool { return c.Op == "all2all" }, true},
-		{"C3", "AllGather 512 B (neighbour exchange): 5DT latency lower", func(c CollectiveCell) bool { return c.Workload == "allgather:neighbor:512B" }, false},
-		{"C3", "AllGather 512 B (neighbour exchange): 5DT execution time lower", func(c CollectiveCell) bool { return c.Workload == "allgather:neighbor:512B" }, true},
-		{"C3", "AllGather 512 B (basic linear): 5DT latency lower", func(c CollectiveCell) bool { return c.Workload == "allgather:linear:512B" }, false},
-		{"C3", "AllGather 512 B (basic linear): 5DT execution time lower", func(c CollectiveCell) bool { return c.Workload == "allgather:linear:512B" }, true},
+		{"C3", "AllGather 512 B" + algorithmsOf(cells, "allgather", "512B") + ": 5DT latency lower", func(c CollectiveCell) bool { return c.Op == "allgather" && c.Size == "512B" }, false},
+		{"C3", "AllGather 512 B" + algorithmsOf(cells, "allgather", "512B") + ": 5DT execution time lower", func(c CollectiveCell) bool { return c.Op == "allgather" && c.Size == "512B" }, true},
 		{"C4", "Broadcast at 256 PEs: 5DT slower (latency)", func(c CollectiveCell) bool { return c.Op == "broadcast" && c.PEs == 256 }, false},
 		{"C4", "Broadcast at 256 PEs: 5DT slower (execution)", func(c CollectiveCell) bool { return c.Op == "broadcast" && c.PEs == 256 }, true},
 		{"C4", "Broadcast at 1,024 PEs: 5DT faster (execution)", func(c CollectiveCell) bool { return c.Op == "broadcast" && c.PEs == 1024 }, true},
@@ -188,6 +252,21 @@ func CollectiveClaims(cells []CollectiveCell) []Claim {
 		claims = append(claims, cl)
 	}
 	return claims
+}
+
+// algorithmsOf names the algorithms of the cells of one operation and size, " (linear)",
+// for a claim's statement ("" when there is no such cell).
+func algorithmsOf(cells []CollectiveCell, op, size string) string {
+	var algs []string
+	for _, c := range cells {
+		if p := strings.Split(c.Workload, ":"); c.Op == op && c.Size == size && len(p) > 1 && !slices.Contains(algs, p[1]) {
+			algs = append(algs, p[1])
+		}
+	}
+	if len(algs) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(algs, ", ") + ")"
 }
 
 // gainRange formats a range of reductions, "12 to 30 %".

@@ -11,18 +11,156 @@ import (
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
-// The code cells proposed for 5dt-vs-3d.ipynb (notes: i12-proxies-cells.md), run as
-// the notebook runs them in full mode (from the stored results), each as one function
-// whose body is the cell's.
+// The code cells of 5dt-vs-3d-workloads.ipynb, run as the notebook runs them in full
+// mode (from the stored results), each as one function whose body is the cell's.
 
 func cellExtollCollectives() error {
-	cells, g, err := figures.ExtollCollectives(context.Background(), figures.ModeFromEnv(), nil)
+	// One load of the runs, read four ways: the AllGather as basic linear (the tables'
+	// default) or as Open MPI picks it, on TSDOR's own tie rule (mirror) or with every
+	// tie + (as these cells ran before issue 38).
+	_, g, err := figures.ExtollCollectives(context.Background(), figures.ModeFromEnv(), nil)
 	if err != nil {
 		return err
 	}
 	fmt.Println(strings.Join(g.About, "\n"))
-	kernel.Table(figures.CollectiveCellsTable(cells))
-	kernel.Table(figures.ClaimsTable(figures.CollectiveClaims(cells)))
+	for i, r := range []struct {
+		title string
+		opts  figures.CollectiveOptions
+	}{
+		{"AllGather basic linear, TSDOR ties mirror (the tables' defaults)", figures.CollectiveOptions{}},
+		{"AllGather as Open MPI picks it (recursive doubling at 16 B, neighbour exchange at 512 B), ties mirror", figures.CollectiveOptions{AllGather: figures.OpenMPIAllGather}},
+		{"AllGather basic linear, every tie +", figures.CollectiveOptions{Tie: "plus"}},
+		{"AllGather as Open MPI picks it, every tie + (the readings of the verdicts before issue 38)", figures.CollectiveOptions{AllGather: figures.OpenMPIAllGather, Tie: "plus"}},
+	} {
+		cells, err := figures.ExtollCellsOf(g, r.opts)
+		if err != nil {
+			return err
+		}
+		fmt.Println(r.title)
+		if i < 2 {
+			kernel.Table(figures.CollectiveCellsTable(cells))
+		}
+		kernel.Table(figures.ClaimsTable(figures.CollectiveClaims(cells)))
+	}
+	return nil
+}
+
+// cellNDTTables is the nDT paper's Tables 2–3, both AllGather readings.
+func cellNDTTables() error {
+	mode := figures.ModeFromEnv()
+	cells, g, err := figures.NDTCollectives(context.Background(), mode, figures.CollectiveOptions{}, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Println(strings.Join(g.About, "\n"))
+	if mode == figures.Quick {
+		fmt.Println("quick run: the 256-PE networks stand in for the 1K column; the verdicts below are not the stored runs'")
+	}
+	fmt.Println("AllGather basic linear (the tables' default), DORT's own ties (plus):")
+	kernel.Table(figures.NDTCellsTable(cells))
+	open, err := figures.NDTCellsOf(g, mode, figures.CollectiveOptions{AllGather: figures.OpenMPIAllGather})
+	if err != nil {
+		return err
+	}
+	var rows []figures.NDTCell // the other rows are the same cells as above
+	for _, c := range open {
+		if c.Op == "allgather" {
+			rows = append(rows, c)
+		}
+	}
+	fmt.Println("AllGather as Open MPI picks it (neighbour exchange), the only rows that differ:")
+	kernel.Table(figures.NDTCellsTable(rows))
+	return nil
+}
+
+// cellNDTClaims checks the paper's readings of its tables under both AllGathers.
+func cellNDTClaims() error {
+	mode := figures.ModeFromEnv()
+	_, g, err := figures.NDTCollectives(context.Background(), mode, figures.CollectiveOptions{}, nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range []struct {
+		title string
+		opts  figures.CollectiveOptions
+	}{
+		{"AllGather basic linear:", figures.CollectiveOptions{}},
+		{"AllGather as Open MPI picks it (neighbour exchange):", figures.CollectiveOptions{AllGather: figures.OpenMPIAllGather}},
+	} {
+		cells, err := figures.NDTCellsOf(g, mode, r.opts)
+		if err != nil {
+			return err
+		}
+		fmt.Println(r.title)
+		kernel.Table(figures.ClaimsTable(figures.NDTCollectiveClaims(cells)))
+	}
+	return nil
+}
+
+// cellAllGatherEvidence is the load each AllGather offers and how the paper's grows.
+func cellAllGatherEvidence() error {
+	loads, err := figures.StoredCollectiveLoads()
+	if err != nil {
+		return err
+	}
+	var ndt, ext []figures.CollectiveLoad
+	for _, r := range loads {
+		switch {
+		case r.PacketFlits == 4 && (r.PEs == 1024 || r.PEs == 4096):
+			ndt = append(ndt, r)
+		case r.PacketFlits == 1 && r.PEs == 1024:
+			ext = append(ext, r)
+		}
+	}
+	fmt.Println("The nDT paper's networks, 128-byte blocks (1K and 4K PEs; 512-byte blocks load every channel 4 times as much):")
+	kernel.Table(figures.CollectiveLoadsTable(ndt))
+	fmt.Println("The EXTOLL paper's 1,024-PE networks, 16-byte blocks (TSDOR with mirror ties on the 5DT):")
+	kernel.Table(figures.CollectiveLoadsTable(ext))
+	mode := figures.ModeFromEnv()
+	_, g, err := figures.NDTCollectives(context.Background(), mode, figures.CollectiveOptions{}, nil)
+	if err != nil {
+		return err
+	}
+	sim := map[string][]figures.NDTCell{}
+	for _, a := range []string{"linear", "neighbor"} {
+		if sim[a], err = figures.NDTCellsOf(g, mode, figures.CollectiveOptions{AllGather: a}); err != nil {
+			return err
+		}
+	}
+	fmt.Println("The AllGather's execution time from 1K to 2K to 4K PEs (128 B): the paper's, our step estimates, our runs:")
+	kernel.Table(figures.AllGatherGrowth(loads, sim))
+	return nil
+}
+
+// cellNDTMirror compares DORT's own ties (plus) with mirrored ones on the 1K and 2K 5DT.
+func cellNDTMirror() error {
+	mode := figures.ModeFromEnv()
+	_, g, err := figures.NDTCollectives(context.Background(), mode, figures.CollectiveOptions{}, nil)
+	if err != nil {
+		return err
+	}
+	plus, err := figures.NDTCellsOf(g, mode, figures.CollectiveOptions{})
+	if err != nil {
+		return err
+	}
+	mirror, err := figures.NDTCellsOf(g, mode, figures.CollectiveOptions{Tie: "mirror"})
+	if err != nil {
+		return err
+	}
+	var rows [][]string
+	for i, m := range mirror {
+		if !m.Measured {
+			continue
+		}
+		p := plus[i]
+		rows = append(rows, []string{map[string]string{"t2": "2 latency", "t3": "3 execution"}[m.Table], m.Name, strings.Split(m.Workload, ":")[1], m.Size + " B", m.Ran.Label,
+			fmt.Sprintf("%.4g", p.Ours5DT), fmt.Sprintf("%.4g", m.Ours5DT), fmt.Sprintf("%+.1f", p.OursGain()), fmt.Sprintf("%+.1f", m.OursGain()), fmt.Sprintf("%+.2f", m.PaperGain)})
+	}
+	if len(rows) == 0 {
+		fmt.Println("no run with mirrored ties in this mode (they are stored runs of the 1K and 2K 5DT tori)")
+		return nil
+	}
+	kernel.Table([]string{"Table", "collective", "algorithm", "size", "PEs", "5DT, ties plus", "5DT, ties mirror", "gain % (plus)", "gain % (mirror)", "paper gain %"}, rows)
 	return nil
 }
 
@@ -67,6 +205,7 @@ func TestProposedCellsRun(t *testing.T) {
 	t.Setenv("RECOMPUTE", "")
 	for name, cell := range map[string]func() error{
 		"extoll collectives": cellExtollCollectives, "ptrans": cellPTRANS, "apps": cellApps,
+		"ndt tables": cellNDTTables, "ndt claims": cellNDTClaims, "allgather evidence": cellAllGatherEvidence, "ndt mirror": cellNDTMirror,
 		"fig 11": func() error { return cellAppFigure("graph500") },
 		"fig 12": func() error { return cellAppFigure("randomaccess") },
 		"fig 13": func() error { return cellAppFigure("namd") },
@@ -77,17 +216,24 @@ func TestProposedCellsRun(t *testing.T) {
 	}
 }
 
-// The stored EXTOLL collectives: all 24 cells, with values checked against closed
-// forms (message counts) and the runs' exact cycles.
+// The stored EXTOLL collectives: all 24 cells under each reading (basic-linear
+// AllGather, Open MPI's default; TSDOR's ties mirror and plus), with values checked
+// against closed forms (message counts) and the runs' exact cycles.
 func TestExtollCollectivesStored(t *testing.T) {
 	cells, g, err := figures.ExtollCollectives(context.Background(), figures.Stored, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cells) != 27 { // 24 of Open MPI's defaults, 3 of basic-linear AllGather
-		t.Fatalf("%d cells, want 27", len(cells))
+	if len(cells) != 24 {
+		t.Fatalf("%d cells, want 24", len(cells))
 	}
-	msgs := map[string]float64{} // the 3D and the 5DT run of a cell send the same messages
+	for _, o := range []figures.CollectiveOptions{{AllGather: figures.OpenMPIAllGather}, {Tie: "plus"}, {AllGather: figures.OpenMPIAllGather, Tie: "plus"}} {
+		other, err := figures.ExtollCellsOf(g, o)
+		if err != nil || len(other) != 24 {
+			t.Fatalf("%+v: %d cells, %v; want 24", o, len(other), err)
+		}
+	}
+	msgs := map[string]float64{} // the 3D and the 5DT runs of a cell send the same messages
 	for _, s := range g.Summaries() {
 		pes, _ := figures.PEs(s.Point.Topology)
 		k := fmt.Sprintf("%s %d", s.Point.Workload, pes)
@@ -102,7 +248,7 @@ func TestExtollCollectivesStored(t *testing.T) {
 	for _, p := range []float64{256, 512, 1024} {
 		log2 := map[float64]float64{256: 8, 512: 9, 1024: 10}[p]
 		for w, want := range map[string]float64{"bcast:binomial:16B": p - 1, "reduce:binomial:512B": p - 1,
-			"allgather:recursive_doubling:16B": p * log2, "alltoall:bruck:16B": p * log2,
+			"allgather:recursive_doubling:16B": p * log2, "alltoall:bruck:16B": p * log2, "allgather:linear:16B": 2 * (p - 1),
 			"allgather:neighbor:512B": p * p / 2, "alltoall:linear:512B": p * (p - 1), "allgather:linear:512B": 2 * (p - 1)} {
 			if got := msgs[fmt.Sprintf("%s %d", w, int(p))]; got != want {
 				t.Errorf("%s at %d PEs: %v messages, want %v", w, int(p), got, want)

@@ -11,7 +11,7 @@ import (
 // summaryOf is a closed-loop summary with the given means (one replication).
 func summaryOf(topo, routing, workload, mapping string, means map[experiment.MetricName]float64) experiment.Summary {
 	s := experiment.Summary{Curve: topo + " " + routing + " " + workload + " " + mapping, N: 1,
-		Point:     experiment.Point{Topology: topo, Routing: routing, Deadlock: "vc", Workload: workload, Mapping: mapping},
+		Point:     experiment.Point{Topology: topo, Routing: routing, Deadlock: "vc", Tie: ownTie(routing), Workload: workload, Mapping: mapping},
 		Estimates: map[string]experiment.Estimate{}}
 	for k, v := range means {
 		s.Estimates[string(k)] = experiment.Estimate{N: 1, Mean: v, Low: math.NaN(), High: math.NaN()}
@@ -30,7 +30,7 @@ func TestExtollCollectiveCells(t *testing.T) {
 		summaryOf("twin:4x4x2x2x2/cbest", "tsdor", "reduce:binomial:16B", "linear", map[experiment.MetricName]float64{lat: 40, exe: 300}),
 		summaryOf("torus:8x8x8", "dor", "reduce:binomial:16B", "linear", map[experiment.MetricName]float64{lat: 50, exe: 400}), // no 5DT partner
 	}
-	cells, err := extollCollectiveCells(sums)
+	cells, err := extollCollectiveCells(sums, CollectiveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,12 @@
 //     direction of a link, named by the port the route leaves through.
 //
 // The package reads topology.Network and routing functions and never simulates; it
-// does not modify either. Work is spread over all cores, and results do not depend on
-// the number of cores: workers only add integers. The deadlock checks belong here too:
+// does not modify either. LoadOfWorkload counts the flits a closed-loop workload (a
+// collective, a trace) puts on each channel and NIC under a deterministic routing, per
+// step and in all: bounds on its execution time, and whether the network or the NICs
+// limit it (on one core). The other analyses spread their work over all cores, and
+// results do not depend on the number of cores: workers only add integers. The deadlock
+// checks belong here too:
 // cdg.go for DOR and DORT with their rings (bubble flow control), routecheck.go for any
 // routing function, adaptive and escape routings included (CheckRouting,
 // RequireDeadlockFree: Duato's condition, with bubble rings and, for escapes that let
