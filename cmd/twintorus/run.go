@@ -361,7 +361,7 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	fmt.Fprintf(tw, "traffic\t%s, load %g flits/cycle/PE, seed %d\n", p.Traffic, p.Load, p.Seed)
 	fmt.Fprintf(tw, "offered\t%.4f flits/cycle/PE\n", r.Offered)
 	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
-	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets)\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count)
+	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets); per flit mean %.2f cycles\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count, r.LatencyNetworkFlit.Mean)
 	fmt.Fprintf(tw, "end-to-end latency\tmean %.2f, p99 %.0f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99)
 	fmt.Fprintf(tw, "hops\t%.3f per packet", r.Hops)
 	if r.InternalHops > 0 {
