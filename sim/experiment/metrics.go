@@ -34,9 +34,6 @@ var metrics = []metric{
 	{"latency_e2e_p90", func(r *engine.Result) float64 { return r.LatencyE2E.P90 }},
 	{"latency_e2e_p99", func(r *engine.Result) float64 { return r.LatencyE2E.P99 }},
 	{"latency_e2e_max", func(r *engine.Result) float64 { return r.LatencyE2E.Max }},
-	// Per flit (per cell on the EXTOLL card), open and closed loop (flitLatency).
-	{"latency_network_flit_mean", flitLatency(func(s engine.Stats) float64 { return s.Mean })},
-	{"latency_network_flit_p99", flitLatency(func(s engine.Stats) float64 { return s.P99 })},
 	{"latency_message_mean", func(r *engine.Result) float64 { return r.LatencyMessage.Mean }},
 	{"latency_message_p50", func(r *engine.Result) float64 { return r.LatencyMessage.P50 }},
 	{"latency_message_p90", func(r *engine.Result) float64 { return r.LatencyMessage.P90 }},
@@ -62,6 +59,9 @@ var metrics = []metric{
 		}
 		return float64(c.ExecutionCycles)
 	})},
+	// Per flit (per cell on the EXTOLL card), open and closed loop (flitLatency).
+	{"latency_network_flit_mean", flitLatency(func(s engine.Stats) float64 { return s.Mean })},
+	{"latency_network_flit_p99", flitLatency(func(s engine.Stats) float64 { return s.P99 })},
 	{"latency_e2e_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.Mean })},
 	{"latency_e2e_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.P99 })},
 	{"switch_utilisation", closed(func(c *engine.ClosedLoop) float64 { return c.SwitchUtilisation })},
