@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/experiment"
@@ -49,6 +51,71 @@ func windowHalves(t testing.TB, p experiment.Point) (first, second float64) {
 		t.Fatal(err)
 	}
 	return ra.Accepted, rb.Accepted
+}
+
+// windowRun is one replication's point and the accepted traffic of its window's halves.
+type windowRun struct {
+	p             experiment.Point
+	first, second float64
+}
+
+// stationaryDrift is the most the accepted traffic of a window's two halves may differ,
+// relative to their mean, for a replication to be stationary.
+const stationaryDrift = 0.02
+
+// extollSaturationRows lays out the halves of claim A2's runs (each point with its two
+// halves' accepted traffic, a network's loads and seeds in order) as the rows of
+// extoll-saturation.csv: per replication its halves, their mean (the window's accepted
+// traffic) and drift ((second − first) / mean); per load whether every replication is
+// stationary (|drift| at most stationaryDrift); and per network the peak, the
+// stationary load of the highest mean accepted traffic, its saturation throughput read
+// at a stationary point.
+func extollSaturationRows(measure int64, runs []windowRun) [][]string {
+	type key struct {
+		topo, tie string
+		load      float64
+	}
+	type net struct{ topo, tie string }
+	stationary, sum, n := map[key]bool{}, map[key]float64{}, map[key]int{}
+	var order []key
+	for _, r := range runs {
+		p, first, second := r.p, r.first, r.second
+		k := key{p.Topology, p.Tie, p.Load}
+		if _, seen := stationary[k]; !seen {
+			stationary[k] = true
+			order = append(order, k)
+		}
+		mean := (first + second) / 2
+		if math.Abs(second-first) > stationaryDrift*mean {
+			stationary[k] = false
+		}
+		sum[k] += mean
+		n[k]++
+	}
+	peak := map[net]key{}
+	for _, k := range order {
+		nk := net{k.topo, k.tie}
+		if b, ok := peak[nk]; stationary[k] && (!ok || sum[k]/float64(n[k]) > sum[b]/float64(n[b])) {
+			peak[nk] = k
+		}
+	}
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
+	}
+	rows := [][]string{{"topology", "routing", "tie", "load", "seed", "warmup", "measure", "first_half", "second_half", "accepted", "drift", "stationary", "peak"}}
+	for _, r := range runs {
+		p := r.p
+		k := key{p.Topology, p.Tie, p.Load}
+		mean := (r.first + r.second) / 2
+		rows = append(rows, []string{p.Topology, p.Routing, p.Tie, strconv.FormatFloat(p.Load, 'g', -1, 64), strconv.FormatUint(p.Seed, 10),
+			strconv.FormatInt(p.Warmup, 10), strconv.FormatInt(measure, 10),
+			strconv.FormatFloat(r.first, 'f', 6, 64), strconv.FormatFloat(r.second, 'f', 6, 64), strconv.FormatFloat(mean, 'f', 6, 64),
+			strconv.FormatFloat((r.second-r.first)/mean, 'f', 4, 64), flag(stationary[k]), flag(peak[net{k.topo, k.tie}] == k)})
+	}
+	return rows
 }
 
 // extollSaturationCurves are the curves of extollSaturationSpecs.
@@ -118,18 +185,22 @@ func TestExtollSaturationHalves(t *testing.T) {
 		}
 		return
 	}
-	rows := [][]string{{"topology", "routing", "tie", "load", "seed", "warmup", "measure", "first_half", "second_half", "accepted"}}
-	for _, load := range []float64{0.45, 0.5, 0.55, 0.6, 0.65, 0.7} {
-		for _, c := range curves {
+	var runs []windowRun
+	for _, c := range curves {
+		for _, load := range []float64{0.45, 0.5, 0.55, 0.6, 0.65, 0.7} {
 			for seed := uint64(1); seed <= 3; seed++ {
 				p := c.Point
 				p.Load, p.Seed, p.Warmup, p.Measure = load, seed, 3000, 20000
 				first, second := windowHalves(t, p)
 				t.Logf("%s load %.2f seed %d: halves %.4f %.4f", c.Name, load, seed, first, second)
-				rows = append(rows, []string{p.Topology, p.Routing, p.Tie, strconv.FormatFloat(load, 'g', -1, 64), strconv.FormatUint(seed, 10),
-					strconv.FormatInt(p.Warmup, 10), strconv.FormatInt(p.Measure, 10),
-					strconv.FormatFloat(first, 'f', 6, 64), strconv.FormatFloat(second, 'f', 6, 64), strconv.FormatFloat((first+second)/2, 'f', 6, 64)})
+				runs = append(runs, windowRun{p, first, second})
 			}
+		}
+	}
+	rows := extollSaturationRows(runs[0].p.Measure, runs)
+	for _, r := range rows[1:] {
+		if r[len(r)-1] == "1" {
+			t.Logf("peak: %v", r)
 		}
 	}
 	if path := os.Getenv("TWINTORUS_SATURATION_CSV"); path != "" {
@@ -145,5 +216,35 @@ func TestExtollSaturationHalves(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The peak of a network is its stationary load of highest mean accepted traffic: a load
+// with one drifting replication is not stationary, however high its mean.
+func TestExtollSaturationRows(t *testing.T) {
+	pt := func(topo string, load float64, seed uint64) experiment.Point {
+		p := experiment.NewPoint(topo, load)
+		p.Tie, p.Seed, p.Warmup = "plus", seed, 3000
+		return p
+	}
+	runs := []windowRun{
+		{pt("torus:4x4", 0.5, 1), 0.50, 0.50}, {pt("torus:4x4", 0.5, 2), 0.49, 0.50},
+		{pt("torus:4x4", 0.6, 1), 0.60, 0.59}, {pt("torus:4x4", 0.6, 2), 0.60, 0.595}, // peak
+		{pt("torus:4x4", 0.7, 1), 0.70, 0.62}, {pt("torus:4x4", 0.7, 2), 0.66, 0.66}, // drifts 12 %
+		{pt("torus:8x8", 0.5, 1), 0.40, 0.30}, // nothing stationary: no peak
+	}
+	rows := extollSaturationRows(20000, runs)
+	var got []string
+	for _, r := range rows[1:] {
+		got = append(got, r[0]+" "+r[3]+" "+r[4]+" "+r[9]+" "+r[10]+" "+r[11]+r[12])
+	}
+	want := []string{
+		"torus:4x4 0.5 1 0.500000 0.0000 00", "torus:4x4 0.5 2 0.495000 0.0202 00", // seed 2 drifts 2.02 %
+		"torus:4x4 0.6 1 0.595000 -0.0168 11", "torus:4x4 0.6 2 0.597500 -0.0084 11",
+		"torus:4x4 0.7 1 0.660000 -0.1212 00", "torus:4x4 0.7 2 0.660000 0.0000 00",
+		"torus:8x8 0.5 1 0.350000 -0.2857 00",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
