@@ -184,7 +184,7 @@ func extollPreset() Preset {
 			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
 			"virtual cut-through, credit-based flow control, a routing unit per input port",
 			"iSLIP arbitration",
-			"IQ switch (buffers at the inputs only) with VOQ at switch level: each packet is stored in a queue chosen by its output channel, to reduce head-of-line blocking; a packet is stored in the buffer after it is routed (§2.1, §3)",
+			"an IQ switch (buffers at the input ports only): \"EXTOLL implements VOQ at switch level; i.e, each packet is stored in a different queue depending on its output channel\" (§2.1); \"Once the routing process finishes, the packet is stored in the buffer\" (§3)",
 			"4 traffic classes x 2 deterministic VCs, and a third VC for adaptive routing in two of the classes; a packet never changes class; TSDOR puts PE0's and PE1's packets in classes of their own",
 			"variable-size packets of 1-32 cells of 16 bytes; a 16-byte message is a 1-cell packet, a 512-byte one a 32-cell packet (§4.2.1)",
 		},
