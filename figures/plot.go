@@ -184,6 +184,8 @@ func axisLabel(m experiment.MetricName) string {
 		return AcceptedLabel
 	case experiment.LatencyNetworkMean:
 		return LatencyLabel
+	case experiment.LatencyNetworkFlitMean:
+		return "network latency per flit (cycles)"
 	case experiment.LatencyE2EMean:
 		return "end-to-end latency (cycles)"
 	case experiment.Hops:

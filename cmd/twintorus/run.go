@@ -129,6 +129,11 @@ Workloads:
 					return err
 				}
 			}
+			if pre != nil && p.VOQ && !cmd.Flags().Changed("voq") {
+				if p.VOQ, err = presetVOQ(p, *pre, limit); err != nil {
+					return err
+				}
+			}
 			e, err := p.BuildLimited(limit)
 			var size *engine.SizeError
 			if errors.As(err, &size) && size.Limit > 0 {
@@ -274,12 +279,7 @@ func defaultScheme(p experiment.Point, pre *engine.Preset, memoryLimit int64) (s
 		if net != nil {
 			return net, nil
 		}
-		// The fewest VCs any scheme allows: a lower bound, as a spec's validation takes.
-		var size *engine.SizeError
-		if err := engine.CheckSize(spec, p.Params, routing.SchemeNone, memoryLimit); errors.As(err, &size) {
-			return nil, err
-		}
-		net, err = topology.Build(spec)
+		net, err = buildChecked(spec, p, memoryLimit)
 		return net, err
 	}
 	name := p.Routing
@@ -317,6 +317,35 @@ func defaultScheme(p experiment.Point, pre *engine.Preset, memoryLimit int64) (s
 		return "", err
 	}
 	return def.DefaultScheme(n).String(), nil
+}
+
+// buildChecked builds the point's network after the size check: the fewest VCs any
+// scheme allows, a lower bound, as a spec's validation takes.
+func buildChecked(spec topology.Spec, p experiment.Point, memoryLimit int64) (*topology.Network, error) {
+	var size *engine.SizeError
+	if err := engine.CheckSize(spec, p.Params, routing.SchemeNone, memoryLimit); errors.As(err, &size) {
+		return nil, err
+	}
+	return topology.Build(spec)
+}
+
+// presetVOQ is whether a run with switch preset pre that does not give --voq has
+// virtual output queues: the preset's, where the point's routing gives one port per
+// hop (experiment.PresetVOQ).
+func presetVOQ(p experiment.Point, pre engine.Preset, memoryLimit int64) (bool, error) {
+	spec, err := topology.Parse(p.Topology)
+	if err != nil {
+		return false, err
+	}
+	net, err := buildChecked(spec, p, memoryLimit)
+	if err != nil {
+		return false, err
+	}
+	scheme, err := routing.ParseScheme(p.Deadlock)
+	if err != nil {
+		return true, nil // the run reports it
+	}
+	return experiment.PresetVOQFor(pre, net, p.Routing, scheme), nil
 }
 
 // printMemory closes a run's report with its estimated memory, which the run was
@@ -361,7 +390,7 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 	fmt.Fprintf(tw, "traffic\t%s, load %g flits/cycle/PE, seed %d\n", p.Traffic, p.Load, p.Seed)
 	fmt.Fprintf(tw, "offered\t%.4f flits/cycle/PE\n", r.Offered)
 	fmt.Fprintf(tw, "accepted\t%.4f flits/cycle/PE\n", r.Accepted)
-	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets)\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count)
+	fmt.Fprintf(tw, "network latency\tmean %.2f, p50 %.0f, p99 %.0f cycles (%d packets); per flit mean %.2f cycles\n", r.LatencyNetwork.Mean, r.LatencyNetwork.P50, r.LatencyNetwork.P99, r.LatencyNetwork.Count, r.LatencyNetworkFlit.Mean)
 	fmt.Fprintf(tw, "end-to-end latency\tmean %.2f, p99 %.0f cycles\n", r.LatencyE2E.Mean, r.LatencyE2E.P99)
 	fmt.Fprintf(tw, "hops\t%.3f per packet", r.Hops)
 	if r.InternalHops > 0 {

@@ -145,16 +145,24 @@ func TestRunSwitchInsee(t *testing.T) {
 	}
 }
 
-// The EXTOLL-style card as a switch preset: its allocator and buffers, unless a flag
-// sets its own.
+// The EXTOLL-style card as a switch preset: its allocator, buffers and virtual output
+// queues, unless a flag sets its own; adaptive routing runs without the queues.
 func TestRunExtollPreset(t *testing.T) {
 	out, _, err := run(t, "run", "twin:4x4x2x2x2", "--routing", "tsdor", "--switch", "extoll", "--cycles", "500", "--warmup", "100")
-	if err != nil || !strings.Contains(out, "tsdor, vct, allocator islip:1, buffers terminal 1x512, external 4x128, internal 4x128") {
+	if err != nil || !strings.Contains(out, "tsdor, vct, allocator islip:1, buffers terminal 1x512, external 4x128, internal 4x128, virtual output queues") {
 		t.Errorf("--switch extoll: %v\n%s", err, out)
 	}
 	out, _, err = run(t, "run", "torus:8x8x4", "--deadlock", "vc", "--switch", "extoll", "--allocator", "islip:3", "--cycles", "500", "--warmup", "100")
-	if err != nil || !strings.Contains(out, "dor/vc, vct, allocator islip:3, buffers terminal 1x512, external 2x256") {
+	if err != nil || !strings.Contains(out, "dor/vc, vct, allocator islip:3, buffers terminal 1x512, external 2x256, virtual output queues") {
 		t.Errorf("--switch extoll --allocator islip:3: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "run", "torus:8x8x4", "--deadlock", "vc", "--switch", "extoll", "--voq=false", "--cycles", "500", "--warmup", "100")
+	if err != nil || !strings.Contains(out, "external 2x256\n") {
+		t.Errorf("--switch extoll --voq=false: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "run", "torus:8x8x4", "--routing", "adaptive:vcs=1", "--switch", "extoll", "--cycles", "500", "--warmup", "100")
+	if err != nil || !strings.Contains(out, "adaptive:vcs=1/2/vc, vct, allocator islip:1, buffers terminal 1x512, external 3x170\n") {
+		t.Errorf("--switch extoll --routing adaptive:vcs=1: %v\n%s", err, out)
 	}
 }
 

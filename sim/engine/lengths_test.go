@@ -280,3 +280,37 @@ func TestUniformLengthsBubbleNoDeadlock(t *testing.T) {
 		}
 	}
 }
+
+// The network latency per flit (the EXTOLL paper's cell latency) against two
+// independent measures. One flow (pairs: a fixed path, every packet alone on it once
+// it leaves its NIC, which sends one flit per cycle) takes the same head latency D
+// whatever a packet's length; D is the per-packet latency of 1-flit packets on that
+// path. With packets of 1–32 flits every flit's latency is D, the per-packet latency is
+// D plus the mean serialisation, mean length − 1, and the per-flit count is the
+// delivered flits.
+func TestFlitLatencyOpenLoop(t *testing.T) {
+	const pattern = "pairs:0>42"
+	one := params(0.05, 1000, 40000, 3)
+	one.PacketFlits = 1
+	r1 := runClean(t, newRun(t, "torus:4x4x4", routing.SchemeVC, pattern, one))
+	D := r1.LatencyNetwork.Mean
+	if r1.LatencyNetwork.Max != D || D < 4 || r1.LatencyNetworkFlit.Mean != D {
+		t.Fatalf("1-flit packets: latency mean %.3f, max %.0f, per flit %.3f: want one value (a fixed path) of at least 4 cycles, per flit the same",
+			D, r1.LatencyNetwork.Max, r1.LatencyNetworkFlit.Mean)
+	}
+	p := uniformParams(32, 0.05, 1000, 40000, 3)
+	p.PortFlits, p.BufferSplit = 512, SplitEqual
+	e := newRun(t, "torus:4x4x4", routing.SchemeVC, pattern, p)
+	r := runClean(t, e)
+	f := r.LatencyNetworkFlit
+	if f.Mean != D || f.Max != D || f.P50 != D {
+		t.Errorf("per flit: mean %.3f, median %.0f, max %.0f; want every flit at the head latency %.0f", f.Mean, f.P50, f.Max, D)
+	}
+	if f.Count != e.m.delFlits {
+		t.Errorf("per-flit latency over %d flits, %d delivered", f.Count, e.m.delFlits)
+	}
+	serial := float64(e.m.delFlits)/float64(r.PacketsDelivered) - 1
+	if got := r.LatencyNetwork.Mean - f.Mean; math.Abs(got-serial) > 1e-9 || serial < 10 {
+		t.Errorf("per packet − per flit = %.6f cycles, want the mean serialisation %.6f (mean length − 1)", got, serial)
+	}
+}

@@ -175,20 +175,24 @@ func extollPreset() Preset {
 	p.Switching = CutThrough
 	p.Allocator = Allocator{ISLIP: true, Iterations: 1}
 	p.PortFlits, p.BufferSplit, p.PacketFlits, p.PacketLengths = 512, SplitEqual, 32, LengthsUniform
+	p.VOQ = true
 	return Preset{
 		Name:    "extoll",
-		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), packets of 1-32 cells (uniform lengths in open loop; messages cut into 32-cell packets and an unpadded last one in closed loop)",
+		Summary: "the EXTOLL paper's card: virtual cut-through, iSLIP with one iteration, input buffers organised as virtual output queues, 512 flits (16-byte cells) per input port split equally among the VCs the routing uses (TSDOR 4x128, DOR 2x256), packets of 1-32 cells (uniform lengths in open loop; messages cut into 32-cell packets and an unpadded last one in closed loop)",
 		Source:  "[EXT] §2.1-2.2, §3",
 		Stated: []string{
 			"7-port cards: 6 link ports and a NIC port (half a 5DT node: 5 links and the internal link)",
 			"virtual cut-through, credit-based flow control, a routing unit per input port",
 			"iSLIP arbitration",
-			"4 traffic classes x 2 VCs; TSDOR puts PE0's and PE1's packets in classes of their own",
+			"an IQ switch (buffers at the input ports only): \"EXTOLL implements VOQ at switch level; i.e, each packet is stored in a different queue depending on its output channel\" (§2.1); \"Once the routing process finishes, the packet is stored in the buffer\" (§3)",
+			"4 traffic classes x 2 deterministic VCs, and a third VC for adaptive routing in two of the classes; a packet never changes class; TSDOR puts PE0's and PE1's packets in classes of their own",
 			"variable-size packets of 1-32 cells of 16 bytes; a 16-byte message is a 1-cell packet, a 512-byte one a 32-cell packet (§4.2.1)",
 		},
 		Choices: []string{
 			"iSLIP with one iteration (the paper gives none; islip:N changes it)",
 			"a flit is one 16-byte cell",
+			"adaptive routing (the paper's Adp. 3D torus) in one class with the third VC: 2 escape VCs and 1 adaptive VC per link (routing adaptive:vcs=1; the routing, not the preset, sets its VCs)",
+			"virtual output queues in every input VC's buffer, for routings that give one port per hop (DOR, TSDOR): the paper's VOQ; runs whose routing has a choice (adaptive) keep first-in first-out VCs, since the engine's VOQ routes a packet once, on arrival, and an adaptive packet selects when it leaves (experiment.PresetVOQ); voq: false turns them off",
 			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
 			"open-loop packet lengths uniform over 1-32 cells (mean 16.5), drawn per packet (the paper gives no distribution; packet_lengths: fixed and packet_flits change it)",
 			"link and routing latencies 1 cycle (the model's defaults)",

@@ -123,6 +123,7 @@ type meter struct {
 	flitHops             int64 // whole run
 	genAll, ejectAll     int64 // flits queued at the sources and ejected, whole run
 	netLat, e2eLat       Histogram
+	flitNetLat           Histogram // per flit: each flit's network latency
 	msgLat               Histogram
 	chanFlits            []int64      // per output port, window only
 	closed               *closedMeter // closed-loop runs only
@@ -162,6 +163,9 @@ func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen 
 	m.escHops += int64(pk.escHops)
 	m.intHops += int64(pk.intHops)
 	m.netLat.Add(at - pk.inj)
+	// Flit i of a packet leaves its NIC at inj+i and, under virtual cut-through,
+	// reaches the destination at at-(L-1)+i: every flit takes the head's latency.
+	m.flitNetLat.addN(at-int64(pk.flits-1)-pk.inj, int64(pk.flits))
 	m.e2eLat.Add(at - pk.gen)
 	if msgDone {
 		m.msgLat.Add(at - msgGen)
@@ -184,10 +188,19 @@ type Result struct {
 	// LatencyNetwork runs from the NIC sending the head flit to the tail reaching the
 	// destination NIC; LatencyE2E adds the wait in the source queue; LatencyMessage
 	// runs from a message's generation to the delivery of its last packet.
-	LatencyNetwork Stats   `json:"latency_network"`
-	LatencyE2E     Stats   `json:"latency_e2e"`
-	LatencyMessage Stats   `json:"latency_message"`
-	Hops           float64 `json:"hops"` // switch-to-switch hops per packet, internal links included
+	LatencyNetwork Stats `json:"latency_network"`
+	LatencyE2E     Stats `json:"latency_e2e"`
+	LatencyMessage Stats `json:"latency_message"`
+	// LatencyNetworkFlit is per flit (per cell on the EXTOLL card, whose flit is a
+	// cell): from the flit leaving the source NIC to the flit reaching the
+	// destination NIC, over the flits of the packets delivered in the window, so a
+	// packet of L flits counts L times. Flit i leaves at the head's cycle + i and, under
+	// virtual cut-through, arrives L−1−i cycles before the tail: each flit's latency is
+	// the head's, LatencyNetwork less the serialisation (L−1) of its packet. (Under
+	// wormhole, where a packet may stall mid-way, it counts from the tail.) The
+	// EXTOLL paper's "average cell latency" and the nDT papers' flit latency.
+	LatencyNetworkFlit Stats   `json:"latency_network_flit"`
+	Hops               float64 `json:"hops"` // switch-to-switch hops per packet, internal links included
 	// Selection is the selection function of a routing that offers several candidates
 	// ("" when it offers one: DOR, DORT, up*/down*).
 	Selection string `json:"selection,omitempty"`
@@ -265,12 +278,13 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 		Offered:        float64(m.genFlits) / window / pes,
 		Accepted:       float64(m.delFlits) / window / pes,
 		LatencyNetwork: m.netLat.stats(), LatencyE2E: m.e2eLat.stats(), LatencyMessage: m.msgLat.stats(),
-		Hops:             float64(m.hops) / math.Max(1, float64(m.delPackets)),
-		Deadlock:         e.dl,
-		FlitHops:         flitHops,
-		Cycles:           e.now,
-		Elapsed:          elapsed.Seconds(),
-		PacketsGenerated: m.genPackets, PacketsDelivered: m.delPackets,
+		LatencyNetworkFlit: m.flitNetLat.stats(),
+		Hops:               float64(m.hops) / math.Max(1, float64(m.delPackets)),
+		Deadlock:           e.dl,
+		FlitHops:           flitHops,
+		Cycles:             e.now,
+		Elapsed:            elapsed.Seconds(),
+		PacketsGenerated:   m.genPackets, PacketsDelivered: m.delPackets,
 	}
 	if e.net.IsTwin() || e.net.Size().Internal > 0 {
 		r.Buffers += ", internal " + e.p.Internal.String()

@@ -67,6 +67,8 @@ func RefineKnees(ctx context.Context, spec Spec, opt Options, steps int) (*Resul
 // curveSpec is the spec of one curve of s at one load: its point's axes, s's engine,
 // replications and metrics.
 func curveSpec(s Spec, p Point, load float64) Spec {
+	eng := s.Engine
+	eng.VOQ = p.VOQ // the curve's (PresetVOQ)
 	return Spec{
 		Name:       s.Name,
 		Topologies: []string{p.Topology},
@@ -75,7 +77,7 @@ func curveSpec(s Spec, p Point, load float64) Spec {
 		Tie:        []string{p.Tie},
 		Traffic:    []string{p.Traffic},
 		Sizes:      []string{p.Sizes},
-		Engine:     s.Engine,
+		Engine:     eng,
 		Loads:      Fixed(load),
 		Seeds:      s.Seeds,
 		Seed:       s.Seed,

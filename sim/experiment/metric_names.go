@@ -42,17 +42,19 @@ const (
 	ExternalUtilMax  MetricName = "external_util_max"
 	InternalUtilMean MetricName = "internal_util_mean"
 	InternalUtilMax  MetricName = "internal_util_max"
-	// Closed-loop runs (NaN for open-loop ones); see engine.ClosedLoop.
-	ExecutionCycles        MetricName = "execution_cycles"
+	// LatencyNetworkFlitMean and LatencyNetworkFlitP99 are per flit (per cell on the
+	// EXTOLL card), open and closed loop; see engine.Result.LatencyNetworkFlit.
 	LatencyNetworkFlitMean MetricName = "latency_network_flit_mean"
 	LatencyNetworkFlitP99  MetricName = "latency_network_flit_p99"
-	LatencyE2EFlitMean     MetricName = "latency_e2e_flit_mean"
-	LatencyE2EFlitP99      MetricName = "latency_e2e_flit_p99"
-	SwitchUtilisation      MetricName = "switch_utilisation"
-	SwitchUtilisationMax   MetricName = "switch_utilisation_max"
-	Messages               MetricName = "messages"
-	LocalMessages          MetricName = "local_messages"
-	Bytes                  MetricName = "bytes"
+	// Closed-loop runs (NaN for open-loop ones); see engine.ClosedLoop.
+	ExecutionCycles      MetricName = "execution_cycles"
+	LatencyE2EFlitMean   MetricName = "latency_e2e_flit_mean"
+	LatencyE2EFlitP99    MetricName = "latency_e2e_flit_p99"
+	SwitchUtilisation    MetricName = "switch_utilisation"
+	SwitchUtilisationMax MetricName = "switch_utilisation_max"
+	Messages             MetricName = "messages"
+	LocalMessages        MetricName = "local_messages"
+	Bytes                MetricName = "bytes"
 )
 
 // Known reports whether m is a metric runs report.

@@ -59,8 +59,9 @@ var metrics = []metric{
 		}
 		return float64(c.ExecutionCycles)
 	})},
-	{"latency_network_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.Mean })},
-	{"latency_network_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyNetworkFlit.P99 })},
+	// Per flit (per cell on the EXTOLL card), open and closed loop (flitLatency).
+	{"latency_network_flit_mean", flitLatency(func(s engine.Stats) float64 { return s.Mean })},
+	{"latency_network_flit_p99", flitLatency(func(s engine.Stats) float64 { return s.P99 })},
 	{"latency_e2e_flit_mean", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.Mean })},
 	{"latency_e2e_flit_p99", closed(func(c *engine.ClosedLoop) float64 { return c.LatencyE2EFlit.P99 })},
 	{"switch_utilisation", closed(func(c *engine.ClosedLoop) float64 { return c.SwitchUtilisation })},
@@ -77,6 +78,23 @@ func closed(get func(*engine.ClosedLoop) float64) func(*engine.Result) float64 {
 			return math.NaN()
 		}
 		return get(r.Closed)
+	}
+}
+
+// flitLatency reads the network latency per flit: a closed-loop run's from its
+// ClosedLoop (the whole run, as records made before open-loop runs measured it have
+// it), an open-loop run's from the window; NaN for a record that did not measure it
+// (an open-loop record made before it was measured) or delivered no flit.
+func flitLatency(get func(engine.Stats) float64) func(*engine.Result) float64 {
+	return func(r *engine.Result) float64 {
+		s := r.LatencyNetworkFlit
+		if r.Closed != nil {
+			s = r.Closed.LatencyNetworkFlit
+		}
+		if s.Count == 0 {
+			return math.NaN()
+		}
+		return get(s)
 	}
 }
 

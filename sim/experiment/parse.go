@@ -170,6 +170,9 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 		}
 		s.Preset = pre.Name
 		s.Engine = s.overPreset(pre.Params())
+		// The preset's virtual output queues, where each curve's routing gives one
+		// port per hop (Curves, PresetVOQ).
+		s.presetVOQ = pre.Params().VOQ && !s.has("engine.voq")
 		if !s.has("deadlock") && pre.Deadlock != "" {
 			// The preset's scheme, where each curve's routing is deadlock-free under it
 			// (Curves, PresetScheme); the axis keeps its name, so the hash is as before.
@@ -510,6 +513,11 @@ func (s Spec) MarshalYAML() (any, error) {
 	}
 	kept := eng.Content[:0]
 	for i := 0; i+1 < len(eng.Content); i += 2 {
+		if s.presetVOQ && eng.Content[i].Value == "voq" {
+			// Written out, the preset's VOQ would read back as the file's own, and be
+			// taken for every curve, where a routing with a choice cannot have it.
+			continue
+		}
 		if _, skip := denied["engine"][eng.Content[i].Value]; !skip {
 			kept = append(kept, eng.Content[i], eng.Content[i+1])
 		}

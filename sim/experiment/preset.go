@@ -41,3 +41,33 @@ func PresetScheme(pre engine.Preset, net *topology.Network, routingName string) 
 	}
 	return own, nil
 }
+
+// PresetVOQ reports whether a run of routing rt with switch preset pre has virtual
+// output queues when it does not set them itself: the preset's, where the routing
+// gives one port per hop. The engine routes each packet once, when it reaches a
+// switch, into the queue of its output port; a routing with a choice (Duato's
+// adaptive routing) selects among its candidates when the packet leaves instead, which
+// virtual output queues cannot hold, so its runs keep first-in first-out input VCs
+// (docs/model.md, the EXTOLL-style card). The extoll preset's VOQ thus applies to DOR,
+// DORT and TSDOR, not to the adaptive 3D torus.
+func PresetVOQ(pre engine.Preset, rt routing.Func) bool {
+	return pre.Params().VOQ && !routing.Selects(rt)
+}
+
+// PresetVOQFor is PresetVOQ for the named routing (empty: the network's default) on
+// net under scheme, building the routing; a routing that does not build keeps the
+// preset's VOQ, and the run reports the routing's error.
+func PresetVOQFor(pre engine.Preset, net *topology.Network, routingName string, scheme routing.Scheme) bool {
+	if !pre.Params().VOQ {
+		return false
+	}
+	name := routing.Canonical(routingName)
+	if name == "" {
+		name = routing.Default(net)
+	}
+	rt, err := routing.New(name, net, scheme, routing.TiePlus)
+	if err != nil {
+		return true
+	}
+	return PresetVOQ(pre, rt)
+}

@@ -98,6 +98,10 @@ type Spec struct {
 	// which each curve takes only where its routing is deadlock-free under it
 	// (PresetScheme). Saved specs leave the key out, so that they read back the same.
 	presetScheme bool
+	// presetVOQ: the spec's preset has virtual output queues and its file does not
+	// set voq: each curve takes them where its routing gives one port per hop
+	// (PresetVOQ). Saved specs leave the key out, so that they read back the same.
+	presetVOQ bool
 }
 
 // Loads is the load axis: a fixed list of offered loads, or an automatic search for
@@ -467,6 +471,9 @@ func (s Spec) Curves() ([]Curve, error) {
 						for _, v := range variants {
 							p := v.p
 							p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Params = net.String(), name, sel, scheme.String(), rule.String(), s.Engine
+							if s.presetVOQ && routing.Selects(rts[di]) {
+								p.VOQ = false // PresetVOQ
+							}
 							key := p.Key()
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))

@@ -71,7 +71,8 @@ type Row struct {
 	InternalUtilMax     float64 `parquet:"internal_util_max"`
 
 	// Closed-loop runs: the workload and mapping, and what they measured (NaN in the
-	// rows of open-loop runs).
+	// rows of open-loop runs), except the network latency per flit, which open-loop
+	// runs measure too (NaN in their records made before they did).
 	Workload               string  `parquet:"workload"`
 	Mapping                string  `parquet:"mapping"`
 	ExecutionCycles        float64 `parquet:"execution_cycles"`
