@@ -195,7 +195,7 @@ func TestSweepCollect(t *testing.T) {
 		t.Errorf("--parquet is not a Parquet file")
 	}
 	sum := read(files["summary"])
-	if !strings.HasPrefix(sum, "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high,latency_network_p99_mean,") || strings.Count(sum, "\n") != 7 {
+	if !strings.HasPrefix(sum, "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,not_stationary,unchecked,accepted_mean,accepted_sd,accepted_low,accepted_high,latency_network_p99_mean,") || strings.Count(sum, "\n") != 7 {
 		t.Errorf("--summary:\n%s", sum)
 	}
 	if sat := read(files["saturation"]); strings.Count(sat, "\n") != 3 {
