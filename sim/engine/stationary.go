@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -113,25 +112,36 @@ type pendingFlits struct {
 	out   int32
 }
 
-// batchOf is the batch of the window that cycle t (in the window) falls in:
-// ⌊(t−start)·k/Measure⌋, without overflow.
+// batchOf is the batch of the window that cycle t (in the window) falls in. Deliveries
+// come nearly in time order, so a cursor moved by comparisons finds it: no division.
 func (m *meter) batchOf(t int64) int {
-	hi, lo := bits.Mul64(uint64(t-m.start), uint64(m.k))
-	q, _ := bits.Div64(hi, lo, uint64(m.measure)) // hi < k ≤ measure
-	return int(q)
+	j := m.batch
+	for t >= m.bounds[j+1] {
+		j++
+	}
+	for t < m.bounds[j] {
+		j--
+	}
+	m.batch = j
+	return j
 }
 
-// batchStart is the first cycle of batch j of the window: start + ⌈j·Measure/k⌉.
-func (m *meter) batchStart(j int) int64 {
-	q, r := m.measure/int64(m.k), m.measure%int64(m.k)
-	return m.start + int64(j)*q + (int64(j)*r+int64(m.k)-1)/int64(m.k)
+// setBatches computes the window's batch bounds: batch j starts at
+// start + ⌈j·Measure/k⌉ (without overflow), and bounds[k] is the window's end.
+func (m *meter) setBatches() {
+	k := int64(m.k)
+	q, r := m.measure/k, m.measure%k
+	for j := range int64(m.k) + 1 {
+		m.bounds[j] = m.start + j*q + (j*r+k-1)/k
+	}
+	m.batch = 0
 }
 
 // stationarity judges the window from its batches, as far as the run got (now).
 func (m *meter) stationarity(now int64, pes int) *Stationarity {
 	s := &Stationarity{Windows: m.windows, WindowStart: m.start}
 	for j := range m.k {
-		lo, hi := m.batchStart(j), min(m.batchStart(j+1), now)
+		lo, hi := m.bounds[j], min(m.bounds[j+1], now)
 		if hi <= lo {
 			break
 		}
@@ -170,6 +180,7 @@ func (m *meter) restart() {
 	m.netLat, m.e2eLat, m.msgLat = Histogram{}, Histogram{}, Histogram{}
 	clear(m.chanFlits)
 	m.batchFlits = [MaxStationaryBatches]int64{}
+	m.setBatches()
 	dels, flits := m.aheadDel, m.aheadFlits
 	m.aheadDel, m.aheadFlits = m.spareDel[:0], m.spareFlits[:0]
 	for i := range dels {

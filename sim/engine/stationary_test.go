@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -243,6 +245,38 @@ func TestStationaryParams(t *testing.T) {
 			t.Errorf("%+v refused: %v", p, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("want an error with %q, got %v", c.want, err)
+		}
+	}
+}
+
+// Batches are the window cut into k parts whose lengths differ by at most a cycle, and
+// a cycle's batch is ⌊(t−start)·k/Measure⌋ (computed here with math/big), whatever the
+// order the cycles come in and however long the window.
+func TestBatchBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, measure := range []int64{10, 97, 20000, 1<<40 + 3} {
+		for _, k := range []int{4, 7, 10, 100} {
+			if int64(k) > measure {
+				continue
+			}
+			m := &meter{start: 12345, end: 12345 + measure, k: k, measure: measure}
+			m.setBatches()
+			if m.bounds[0] != m.start || m.bounds[k] != m.end {
+				t.Fatalf("measure %d, k %d: bounds from %d to %d, want the window %d to %d", measure, k, m.bounds[0], m.bounds[k], m.start, m.end)
+			}
+			for j := range k {
+				if l := m.bounds[j+1] - m.bounds[j]; l != measure/int64(k) && l != measure/int64(k)+1 {
+					t.Fatalf("measure %d, k %d: batch %d is %d cycles", measure, k, j, l)
+				}
+			}
+			for range 2000 {
+				at := m.start + rng.Int64N(measure)
+				want := new(big.Int).Mul(big.NewInt(at-m.start), big.NewInt(int64(k)))
+				want.Div(want, big.NewInt(measure))
+				if got := m.batchOf(at); int64(got) != want.Int64() {
+					t.Fatalf("measure %d, k %d: cycle %d in batch %d, want %d", measure, k, at, got, want)
+				}
+			}
 		}
 	}
 }

@@ -132,6 +132,8 @@ type meter struct {
 	// the end of the last window the run may measure (end without the check), before
 	// which what falls beyond end is kept ahead for the next window.
 	k                      int
+	batch                  int                             // batchOf's cursor
+	bounds                 [MaxStationaryBatches + 1]int64 // first cycle of each batch, and end
 	measure                int64
 	tolerance              float64
 	windows, maxWindows    int
@@ -148,6 +150,7 @@ func (m *meter) init(e *Engine) {
 	if e.p.StationaryBatches > 0 {
 		m.k, m.measure, m.tolerance = e.p.StationaryBatches, e.p.Measure, e.p.StationaryTolerance
 		m.maxWindows, m.last = e.p.StationaryWindows, e.p.lastEnd()
+		m.setBatches()
 	}
 }
 
@@ -178,22 +181,33 @@ func (m *meter) channel(out int, t, n int64) {
 // delivered counts packet pk, whose tail reaches its NIC at cycle at (msgDone: the
 // last packet of its message, generated at msgGen).
 func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen int64) {
-	if at < m.start || at >= m.last {
+	if at < m.start || at >= m.end {
+		if at >= m.end && at < m.last { // counted if the run measures the next window
+			d := pendingDelivery{at: at, flits: int64(pk.flits), netLat: at - pk.inj, e2eLat: at - pk.gen, msgLat: -1,
+				hops: pk.hops, escHops: pk.escHops, intHops: pk.intHops}
+			if msgDone {
+				d.msgLat = at - msgGen
+			}
+			m.aheadDel = append(m.aheadDel, d)
+		}
 		return
 	}
-	d := pendingDelivery{at: at, flits: int64(pk.flits), netLat: at - pk.inj, e2eLat: at - pk.gen, msgLat: -1,
-		hops: pk.hops, escHops: pk.escHops, intHops: pk.intHops}
+	m.delPackets++
+	m.delFlits += int64(pk.flits)
+	m.hops += int64(pk.hops)
+	m.escHops += int64(pk.escHops)
+	m.intHops += int64(pk.intHops)
+	m.netLat.Add(at - pk.inj)
+	m.e2eLat.Add(at - pk.gen)
 	if msgDone {
-		d.msgLat = at - msgGen
+		m.msgLat.Add(at - msgGen)
 	}
-	if at >= m.end { // counted if the run measures the next window
-		m.aheadDel = append(m.aheadDel, d)
-		return
+	if m.k > 0 {
+		m.batchFlits[m.batchOf(at)] += int64(pk.flits)
 	}
-	m.count(&d)
 }
 
-// count adds a delivery in the window.
+// count adds a delivery kept ahead (restart), as delivered does.
 func (m *meter) count(d *pendingDelivery) {
 	if d.at >= m.end {
 		m.aheadDel = append(m.aheadDel, *d)
