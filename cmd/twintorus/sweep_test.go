@@ -159,7 +159,7 @@ func TestSweepCollect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saturates := regexp.MustCompile(`\ntorus:4x4 bubble uniform +\(0\.5, 0\.9\] +0\.\d{4} +\[0\.\d{4}, 0\.\d{4}\] +0\.[59]\n`)
+	saturates := regexp.MustCompile(`\ntorus:4x4 bubble uniform +\(0\.5, 0\.9\] +0\.\d{4} +\[0\.\d{4}, 0\.\d{4}\] +0\.[59] +0\n`)
 	if !strings.HasPrefix(stdout, "sweep small: 12 simulations: 0 stored, 12 run in ") || !saturates.MatchString(stdout) {
 		t.Errorf("sweep printed:\n%s", stdout)
 	}
