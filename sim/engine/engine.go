@@ -644,10 +644,15 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 			e.skipIdle(end)
 		}
 		// At the window's end: measure the next one if this one is not stationary
-		// (stationary.go).
+		// (stationary.go), unless the network is stuck in a deadlock, which is then
+		// reported as at the end of a run.
 		if e.dl != nil || e.err != nil || !e.m.runOn(e) {
 			break
 		}
+		if e.checkDeadlockAtEnd(); e.dl != nil {
+			break
+		}
+		e.m.restart()
 	}
 	if e.err != nil {
 		return nil, e.err

@@ -158,16 +158,13 @@ func (m *meter) stationarity(now int64, pes int) *Stationarity {
 }
 
 // runOn is called when the run reaches the end of its window (now == m.end): it
-// reports whether the run goes on to measure another window, and if so starts it.
+// reports whether the run should go on to measure another window (restart starts it):
+// the check is on, the window is not stationary, and a window is left.
 func (m *meter) runOn(e *Engine) bool {
 	if m.k == 0 || m.windows >= m.maxWindows {
 		return false
 	}
-	if s := m.stationarity(e.now, e.net.Terminals()); s.Stationary {
-		return false
-	}
-	m.restart()
-	return true
+	return !m.stationarity(e.now, e.net.Terminals()).Stationary
 }
 
 // restart makes the next Measure cycles the window: the window's counts start
