@@ -40,5 +40,7 @@
 //     digits are in it.
 //
 // The files experiments/*.yaml and results/ belong to the experiment runner,
-// not to this package's reference data.
+// not to this package's reference data. The claims registry (claims/*.yaml) and its
+// evaluator are package datasets/claims, which sits above the simulator's packages; this
+// package imports none of them.
 package datasets

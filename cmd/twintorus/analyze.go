@@ -79,13 +79,16 @@ distance in switch-to-switch hops (an nDT internal link is a hop, PE links are n
 over ordered pairs of distinct PEs and, as the thesis does, over all N² pairs with the self pairs
 at distance 0. It also prints the uniform-traffic throughput bound of DOR (DORT on twin tori, and TSDOR where it fits),
 (N−1)/(routes on the busiest channel) flits/cycle/PE capped at 1, and the average route
-length, when that takes about a second or less (--load forces it). For a twin torus it lists
+length, when that takes about a second or less (--load forces it). Each routing sends ties
+(distance k/2 in an even ring) by its own rule, plus for DOR and DORT and mirror for TSDOR
+(PE0's ties +, PE1's −), unless --tie names one for all. For a twin torus it lists
 the tori the papers compare it with: the mD torus of the same cards and the nD torus of
 2n-port cards, with the same PEs.
 
 With --paths (twin tori only) it prints the node-level DOR transit paths per node, how many of
 them cross the internal link under the network's configuration, and the matrix R of transit
-paths per (input port, output port).
+paths per (input port, output port), with ties plus or minus (one route per pair of nodes,
+where mirror has two).
 
 TOPOLOGY is a spec string:
 ` + topology.Grammar(),
@@ -116,7 +119,7 @@ TOPOLOGY is a spec string:
 	cmd.Flags().BoolVar(&paths, "paths", false, "count DOR transit paths per node and internal-link crossings (twin tori)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	cmd.Flags().BoolVar(&forceLoad, "load", false, "compute the channel-load bound even on large networks")
-	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus or minus")
+	cmd.Flags().StringVar(&tieName, "tie", "", "tie rule at distance k/2 in even rings: plus, minus or mirror (PE0's ties +, PE1's -); default each routing's own: plus for DOR, DORT and --paths, mirror for TSDOR")
 	return cmd
 }
 
@@ -141,12 +144,13 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 		if err != nil {
 			return nil, err
 		}
-		if rep.Load, err = channelLoad(cmd, rt, name, tie); err != nil {
+		if rep.Load, err = channelLoad(cmd, rt, name, routing.ResolveTie(name, net, tie)); err != nil {
 			return nil, err
 		}
 		rep.LoadBound, rep.AvgDORHops = &rep.Load.Bound, &rep.Load.AvgHops
 		if routing.TSDORFits(net) == nil {
-			if rep.TSDOR, err = channelLoad(cmd, routing.NewTSDOR(net, tie), "tsdor", tie); err != nil {
+			ts := routing.NewTSDOR(net, tie)
+			if rep.TSDOR, err = channelLoad(cmd, ts, "tsdor", ts.Tie()); err != nil {
 				return nil, err
 			}
 		}
@@ -163,10 +167,10 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	if paths {
 		t, err := analysis.TransitClosedForm(net.Radices(), tie)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--paths: %w", err)
 		}
 		n := net.Dims()
-		p := &pathsReport{Configuration: net.Config().Name(n), Tie: tieString(tie), Transit: t.Total(),
+		p := &pathsReport{Configuration: net.Config().Name(n), Tie: t.Tie.String(), Transit: t.Total(),
 			CrossingInternal: t.Crossing(net.Config()), Ports: analysis.PortNames(n), R: t.R}
 		if p.Transit > 0 {
 			p.CrossingShare = float64(p.CrossingInternal) / float64(p.Transit)
@@ -176,13 +180,14 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 	return rep, nil
 }
 
-// channelLoad is the uniform-traffic load report of a deterministic routing.
+// channelLoad is the uniform-traffic load report of a deterministic routing with its
+// tie rule, resolved.
 func channelLoad(cmd *cobra.Command, rt routing.Pather, name string, tie routing.Tie) (*loadReport, error) {
 	l, err := analysis.Load(cmd.Context(), rt)
 	if err != nil {
 		return nil, err
 	}
-	return &loadReport{Routing: name, Tie: tieString(tie), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
+	return &loadReport{Routing: name, Tie: tie.String(), Bound: l.Bound, ChannelBound: l.ChannelBound, MaxRoutes: l.MaxRoutes,
 		MaxInternal: l.MaxInternal, MaxExternal: l.MaxExternal, AvgHops: l.AvgHops,
 		AvgExternalHops: l.AvgExternalHops, AvgInternalHops: l.AvgInternalHops, MaxHops: l.MaxHops}, nil
 }
@@ -204,8 +209,12 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 			continue
 		}
 		name := strings.ToUpper(l.Routing)
-		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)\n",
-			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal)
+		ties := ""
+		if l.Routing == "dor" || l.Routing == "dort" || l.Routing == "tsdor" {
+			ties = ", ties " + l.Tie
+		}
+		fmt.Fprintf(tw, "load bound (uniform, %s)\t%.4f flits/cycle/PE: %d routes on the busiest channel (internal %d, external %d)%s\n",
+			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal, ties)
 		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
 			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
 	}
@@ -272,20 +281,11 @@ func oneTopology(cmd, example string) cobra.PositionalArgs {
 }
 
 func parseTie(s string) (routing.Tie, error) {
-	switch strings.ToLower(s) {
-	case "plus", "+":
-		return routing.TiePlus, nil
-	case "minus", "-":
-		return routing.TieMinus, nil
+	t, err := routing.ParseTie(s)
+	if err != nil {
+		return 0, fmt.Errorf("--tie: %w", err)
 	}
-	return 0, fmt.Errorf("--tie %q: accepted are plus (the papers' rule) and minus", s)
-}
-
-func tieString(t routing.Tie) string {
-	if t == routing.TieMinus {
-		return "minus"
-	}
-	return "plus"
+	return t, nil
 }
 
 // twinLike is a twin torus of the network's shape, or twin:4x4x4/cbest.

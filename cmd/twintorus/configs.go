@@ -81,7 +81,7 @@ ktree:4,3), is reached exactly by the configurations that keep each down port wi
 			}
 			rep := configsReport{Topology: spec.Shape(), Criterion: ranking.Criterion, Transit: ranking.Total}
 			if spec.Family == topology.FamilyTwin {
-				rep.Tie = tieString(tie)
+				rep.Tie = ranking.Transit.Tie.String()
 			}
 			for _, r := range ranking.Ranked {
 				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CrossingInternal: r.Crossing, CBest: r.CBest, Optimal: r.Optimal}
@@ -100,7 +100,7 @@ ktree:4,3), is reached exactly by the configurations that keep each down port wi
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
-	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus or minus")
+	cmd.Flags().StringVar(&tieName, "tie", "plus", "DOR direction at distance k/2 in even rings: plus (the papers') or minus (mirror, whose ties depend on the source PE, has no node-level count)")
 	return cmd
 }
 

@@ -178,7 +178,7 @@ Workloads:
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
 	f.StringVar(&p.Selection, "selection", "", "selection function of adaptive routing: "+selectionNames()+", with options, e.g. 3prio:threshold=0.25,reselect=once; default 3prio on twin tori, ref elsewhere")
 	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
-	f.StringVar(&p.Tie, "tie", p.Tie, "DOR direction at distance k/2: plus or minus")
+	f.StringVar(&p.Tie, "tie", p.Tie, "tie rule at distance k/2 in even rings (DOR, DORT, TSDOR): plus, minus or mirror (PE0's ties +, PE1's -; plus without twin cards); default the routing's own: mirror for tsdor, plus otherwise")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
 	f.Float64Var(&p.Load, "load", p.Load, "offered load, flits/cycle/PE")

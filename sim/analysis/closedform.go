@@ -41,7 +41,8 @@ func dirSlot(dir int) int {
 //     over the offsets routed σ, L their hop counts;
 //   - every other pair (U-turns, descending dimensions) is 0.
 func TransitClosedForm(radix []int, tie routing.Tie) (*Transit, error) {
-	if err := checkShape(radix, tie); err != nil {
+	tie, err := checkShape(radix, tie)
+	if err != nil {
 		return nil, err
 	}
 	n := len(radix)
@@ -158,7 +159,8 @@ func CBestCrossingPaper(n, k int) (int64, error) {
 //     Card1's d_m port, and s^σ counts the routes going straight through along d_m (the
 //     terms A–D of the paper's Table 1).
 func CBestCrossing(radix []int, tie routing.Tie) (int64, error) {
-	if err := checkShape(radix, tie); err != nil {
+	tie, err := checkShape(radix, tie)
+	if err != nil {
 		return 0, err
 	}
 	n := len(radix)

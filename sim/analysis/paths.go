@@ -111,24 +111,33 @@ func (t *Transit) String() string {
 	return b.String()
 }
 
-func checkShape(radix []int, tie routing.Tie) error {
+// checkShape checks a shape for the node-level counts and returns the tie rule they
+// use: TieDefault is plus (DOR's and DORT's own). Mirror is refused: a node-level
+// route goes from node to node, and mirror's ties depend on which PE of the source
+// node sends (PE0's routes are plus's, PE1's minus's).
+func checkShape(radix []int, tie routing.Tie) (routing.Tie, error) {
 	if len(radix) < 1 || len(radix) > topology.MaxTwinDims {
-		return fmt.Errorf("transit paths need 1 to %d dimensions, not %d", topology.MaxTwinDims, len(radix))
+		return 0, fmt.Errorf("transit paths need 1 to %d dimensions, not %d", topology.MaxTwinDims, len(radix))
 	}
 	nodes := 1
 	for d, k := range radix {
 		if k < 2 || k > topology.MaxRadix {
-			return fmt.Errorf("radix %d in dimension %d: accepted are 2 to %d", k, d, topology.MaxRadix)
+			return 0, fmt.Errorf("radix %d in dimension %d: accepted are 2 to %d", k, d, topology.MaxRadix)
 		}
 		nodes *= k
 		if nodes > topology.MaxSwitches {
-			return fmt.Errorf("more than %d nodes", topology.MaxSwitches)
+			return 0, fmt.Errorf("more than %d nodes", topology.MaxSwitches)
 		}
 	}
-	if tie != routing.TiePlus && tie != routing.TieMinus {
-		return fmt.Errorf("tie %d: accepted are routing.TiePlus and routing.TieMinus", tie)
+	switch tie {
+	case routing.TieDefault:
+		return routing.TiePlus, nil
+	case routing.TiePlus, routing.TieMinus:
+		return tie, nil
+	case routing.TieMirror:
+		return 0, fmt.Errorf("tie mirror: transit paths count node-level DOR routes, one per pair of nodes, but under mirror a pair of nodes has two (PE0's, ties +, and PE1's, ties -): use plus or minus (mirror's routes are plus's from PE0 and minus's from PE1)")
 	}
-	return nil
+	return 0, fmt.Errorf("tie %d: accepted are routing.TiePlus and routing.TieMinus", tie)
 }
 
 func newTransit(radix []int, tie routing.Tie) *Transit {
@@ -148,7 +157,8 @@ func newTransit(radix []int, tie routing.Tie) *Transit {
 // (path u→v passes node x as path 0→v−u passes node x−u). This walk is written
 // independently of routing.DOR and of the closed forms, so the tests can compare them.
 func TransitByEnumeration(radix []int, tie routing.Tie) (*Transit, error) {
-	if err := checkShape(radix, tie); err != nil {
+	tie, err := checkShape(radix, tie)
+	if err != nil {
 		return nil, err
 	}
 	n := len(radix)

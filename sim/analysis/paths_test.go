@@ -331,7 +331,8 @@ func TestTransitBadInput(t *testing.T) {
 		{nil, routing.TiePlus},
 		{[]int{4, 1}, routing.TiePlus},
 		{[]int{4, 0}, routing.TiePlus},
-		{[]int{4, 4}, 0},
+		{[]int{4, 4}, routing.TieMirror}, // node-level counts: one route per pair of nodes
+		{[]int{4, 4}, routing.Tie(5)},
 		{cube(9, 2), routing.TiePlus},
 		{[]int{1 << 15, 1 << 15}, routing.TiePlus},
 	} {
@@ -341,6 +342,14 @@ func TestTransitBadInput(t *testing.T) {
 		if _, err := TransitClosedForm(c.radix, c.tie); err == nil {
 			t.Errorf("TransitClosedForm(%v, %d): no error", c.radix, c.tie)
 		}
+	}
+	// TieDefault is DOR's own rule, plus.
+	def, err := TransitClosedForm([]int{4, 2, 4}, routing.TieDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plus, _ := TransitClosedForm([]int{4, 2, 4}, routing.TiePlus); def.Tie != routing.TiePlus || !def.Equal(plus) {
+		t.Errorf("TransitClosedForm with TieDefault: tie %v, equal to plus's %v", def.Tie, def.Equal(plus))
 	}
 	if _, err := Crossing3DT('K', 4); err == nil {
 		t.Error("Crossing3DT('K'): no error")

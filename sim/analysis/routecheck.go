@@ -49,7 +49,9 @@ func (r *RoutingReport) CycleString() string {
 
 // CheckRouting checks any routing function on its network without simulating: it
 // follows every candidate of every route from every PE to every PE (once per
-// destination when the routing says its routes ignore the source), checks each
+// destination when the routing says its routes ignore the source, once per destination
+// and source class when it says they depend on the source only through its class,
+// SourceClass: TSDOR's source card), checks each
 // candidate, and builds the channel dependency graph: an edge from the channel a
 // packet holds to each channel the routing lets it request next.
 //
@@ -81,6 +83,21 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 	}
 	si, _ := rt.(interface{ SourceIndependent() bool })
 	perDest := si != nil && si.SourceIndependent()
+	// The sources in the order they are explored, and where each class starts: a
+	// situation met again from another source of the same class (or any source, per
+	// destination) leads on exactly as before, so its exploration stops there.
+	sources := make([]int, net.Terminals())
+	newClass := make([]bool, net.Terminals())
+	for i := range sources {
+		sources[i] = i
+		newClass[i] = !perDest || i == 0
+	}
+	if sc, ok := rt.(interface{ SourceClass(src int) int }); ok && !perDest {
+		slices.SortStableFunc(sources, func(a, b int) int { return sc.SourceClass(a) - sc.SourceClass(b) })
+		for i, src := range sources {
+			newClass[i] = i == 0 || sc.SourceClass(src) != sc.SourceClass(sources[i-1])
+		}
+	}
 	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
 
 	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf,
@@ -105,17 +122,16 @@ func CheckRouting(ctx context.Context, net *topology.Network, rt routing.Func) (
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("checking %s on %s: %w", rt.Name(), net, err)
 		}
-		if perDest {
-			c.stamp++
-		}
-		for src := 0; src < net.Terminals() && rep.Problem == ""; src++ {
-			if src == dst {
-				continue
+		for i, src := range sources {
+			if rep.Problem != "" {
+				break
 			}
-			if !perDest {
+			if newClass[i] {
 				c.stamp++
 			}
-			c.explore(src, dst)
+			if src != dst {
+				c.explore(src, dst)
+			}
 		}
 	}
 	if rep.Problem != "" {

@@ -105,7 +105,7 @@ func rankTwin(variants []topology.Spec, tie routing.Tie) (*Ranking, error) {
 	}
 	assignRanks(out)
 	return &Ranking{Ranked: out, Total: t.Total(), Transit: t,
-		Criterion: "transit paths per node that cross the internal link (DOR, ties " + tieName(tie) + ")"}, nil
+		Criterion: "transit paths per node that cross the internal link (DOR, ties " + t.Tie.String() + ")"}, nil
 }
 
 func rankKTree(variants []topology.Spec) (*Ranking, error) {
@@ -156,11 +156,4 @@ func assignRanks(out []Ranked) {
 		}
 		out[i].Optimal = out[i].Crossing == out[0].Crossing
 	}
-}
-
-func tieName(t routing.Tie) string {
-	if t == routing.TieMinus {
-		return "minus"
-	}
-	return "plus"
 }

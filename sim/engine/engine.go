@@ -64,9 +64,10 @@ type packet struct {
 	intHops  int16  // internal-link crossings
 	flits    uint16 // its length (Params.PacketLengths)
 	gen, inj int64
-	// to is dst as deterministic routing reads it, looked up at the first hop
-	// (toKnown): one lookup per packet instead of one per hop (a cache miss in a large
-	// network). The record then fills a cache line.
+	// to is dst as deterministic routing reads it (with the direction of the
+	// packet's ties, which under mirror ties depends on src), looked up at the first
+	// hop (toKnown): one lookup per packet instead of one per hop (a cache miss in a
+	// large network). The record then fills a cache line.
 	to      routing.Dest
 	toKnown bool
 	escaped bool
@@ -1445,7 +1446,7 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 // consider writes it out: there a call would cost more than the lookup it saves.
 func (e *Engine) dest(pk *packet) *routing.Dest {
 	if !pk.toKnown {
-		pk.to, pk.toKnown = e.det.Dest(int(pk.dst)), true
+		pk.to, pk.toKnown = e.det.Dest(int(pk.src), int(pk.dst)), true
 	}
 	return &pk.to
 }

@@ -231,7 +231,7 @@ func (e *Engine) considerVOQ(s, q, base int, ivc int32) (c routing.Candidate, ve
 func (e *Engine) routeOnce(s, q int, ivc, pi int32) routing.Candidate {
 	pk := &e.pk[pi]
 	if e.det != nil {
-		return e.det.Next(s, q, int(pk.dst))
+		return e.det.Next(s, q, int(pk.src), int(pk.dst))
 	}
 	inVC := int(ivc - e.ports[e.sw[s].base+int32(q)].vc0)
 	e.scratch = e.rt.Route(s, q, inVC, e.head(pk), e.scratch[:0])

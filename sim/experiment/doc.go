@@ -16,7 +16,7 @@
 //	routing: [dort, adaptive]                # optional: routing.Routings() names; default by family
 //	deadlock: [bubble, vc]                   # default bubble
 //	selection: [rr, 3prio]                   # selection functions of adaptive routings; default theirs
-//	tie: plus                                # DOR at distance k/2: plus (default) or minus
+//	tie: plus                                # at distance k/2: plus, minus or mirror; default the routing's (mirror for tsdor, plus otherwise)
 //	traffic: uniform                         # traffic.Grammar patterns; default uniform
 //	sizes: ["1", "70%x1,30%x3"]              # message sizes in packets; default 1
 //	engine:                                  # engine.Params by YAML name; default engine.Defaults()

@@ -100,7 +100,7 @@ func FuzzParseSpec(f *testing.F) {
 // tooBig tells whether validating s would build large engines.
 func tooBig(s Spec) bool {
 	s = s.withDefaults()
-	curves := len(s.Topologies) * max(len(s.Routing), 1) * len(s.Deadlock) * len(s.Tie) * len(s.Traffic) * len(s.Sizes)
+	curves := len(s.Topologies) * max(len(s.Routing), 1) * len(s.Deadlock) * max(len(s.Tie), 1) * len(s.Traffic) * len(s.Sizes)
 	if curves > 16 || s.Engine.PortFlits > 4096 {
 		return true
 	}

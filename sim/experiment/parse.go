@@ -482,7 +482,7 @@ type specYAML struct {
 	Routing    []string `yaml:"routing,omitempty,flow"`
 	Selection  []string `yaml:"selection,omitempty,flow"`
 	Deadlock   []string `yaml:"deadlock,omitempty,flow"` // left out when the preset gives it
-	Tie        []string `yaml:"tie,flow"`
+	Tie        []string `yaml:"tie,flow,omitempty"`
 	Traffic    []string `yaml:"traffic,omitempty,flow"`
 	Sizes      []string `yaml:"sizes,omitempty,flow"`
 	// Closed-loop specs: the workload and mapping axes instead of traffic, sizes and loads.

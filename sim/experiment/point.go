@@ -24,9 +24,12 @@ type Point struct {
 	// options); empty picks the routing's default (3prio for adaptive on twin tori).
 	Selection string `yaml:"selection,omitempty" json:"selection,omitempty"`
 	Deadlock  string `yaml:"deadlock" json:"deadlock"` // vc, bubble, escape or none
-	Tie       string `yaml:"tie" json:"tie"`           // plus (default) or minus: DOR at distance k/2
-	Traffic   string `yaml:"traffic" json:"traffic"`   // a traffic.Grammar pattern
-	Sizes     string `yaml:"sizes" json:"sizes"`       // message sizes in packets (traffic.SizesGrammar); empty: 1
+	// Tie is the tie rule at distance k/2 in even rings (routing.ParseTie): plus,
+	// minus or mirror; empty is the routing's own, mirror for tsdor and plus for the
+	// others. A spec's points name it resolved (routing.ResolveTie).
+	Tie     string `yaml:"tie" json:"tie"`
+	Traffic string `yaml:"traffic" json:"traffic"` // a traffic.Grammar pattern
+	Sizes   string `yaml:"sizes" json:"sizes"`     // message sizes in packets (traffic.SizesGrammar); empty: 1
 	// Workload, when set, is a closed-loop workload (workload.Grammar) run to its end
 	// instead of Traffic and Sizes at a Load; see ClosedLoop.
 	Workload string `yaml:"workload,omitempty" json:"workload,omitempty"`
@@ -46,23 +49,17 @@ type Point struct {
 }
 
 // NewPoint is a Point with the model's defaults (docs/model.md): bubble flow control,
-// uniform traffic, one-packet messages and engine.Defaults().
+// the routing's own tie rule, uniform traffic, one-packet messages and
+// engine.Defaults().
 func NewPoint(topology string, load float64) Point {
-	p := Point{Topology: topology, Deadlock: "bubble", Tie: "plus", Traffic: "uniform", Params: engine.Defaults()}
+	p := Point{Topology: topology, Deadlock: "bubble", Traffic: "uniform", Params: engine.Defaults()}
 	p.Load = load
 	return p
 }
 
-// ParseTie reads "plus" or "minus".
-func ParseTie(s string) (routing.Tie, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "plus", "+":
-		return routing.TiePlus, nil
-	case "minus", "-":
-		return routing.TieMinus, nil
-	}
-	return 0, fmt.Errorf("unknown tie rule %q: accepted are plus and minus", s)
-}
+// ParseTie reads a tie rule: plus, minus, mirror, or empty for the routing's own
+// (routing.ParseTie).
+func ParseTie(s string) (routing.Tie, error) { return routing.ParseTie(s) }
 
 // Build checks the point and makes its engine. A run too big for the engine or for
 // this machine's memory is refused before its network is built.

@@ -50,9 +50,13 @@ type Spec struct {
 	// that offer one (DOR, DORT) make one curve whatever this lists.
 	Selection []string `yaml:"selection,omitempty" json:"selection,omitempty"`
 	Deadlock  []string `yaml:"deadlock" json:"deadlock"` // vc, bubble, none
-	Tie       []string `yaml:"tie" json:"tie"`           // plus, minus
-	Traffic   []string `yaml:"traffic" json:"traffic"`   // traffic.Grammar patterns
-	Sizes     []string `yaml:"sizes" json:"sizes"`       // traffic.SizesGrammar
+	// Tie lists tie rules (plus, minus, mirror); empty means each routing's own
+	// (mirror for tsdor, plus otherwise). A point names the rule its routing applies
+	// (routing.ResolveTie): on a network without twin cards mirror is plus, and rules
+	// that resolve alike make one curve.
+	Tie     []string `yaml:"tie" json:"tie"`
+	Traffic []string `yaml:"traffic" json:"traffic"` // traffic.Grammar patterns
+	Sizes   []string `yaml:"sizes" json:"sizes"`     // traffic.SizesGrammar
 	// Preset names a switch preset (engine.Presets: cswitch, kns) whose parameters the
 	// engine block starts from instead of engine.Defaults(), and whose deadlock scheme
 	// the spec takes when it names none, on each curve whose routing is deadlock-free
@@ -179,14 +183,13 @@ func Fixed(loads ...float64) Loads { return Loads{Values: loads} }
 func Auto(a AutoSearch) Loads { return Loads{Auto: &a} }
 
 // NewSpec is a spec over the given topologies with the model's defaults
-// (docs/model.md): default routing, bubble flow control, DOR ties to +, uniform
-// traffic, one-packet messages, engine.Defaults(), one replication with seed 1, and
-// DefaultMetrics. Set Loads before using it.
+// (docs/model.md): default routing, bubble flow control, each routing's own tie rule,
+// uniform traffic, one-packet messages, engine.Defaults(), one replication with seed 1,
+// and DefaultMetrics. Set Loads before using it.
 func NewSpec(topologies ...string) Spec {
 	return Spec{
 		Topologies: topologies,
 		Deadlock:   []string{"bubble"},
-		Tie:        []string{"plus"},
 		Traffic:    []string{"uniform"},
 		Sizes:      []string{"1"},
 		Engine:     engine.Defaults(),
@@ -201,9 +204,6 @@ func (s Spec) withDefaults() Spec {
 	d := NewSpec()
 	if len(s.Deadlock) == 0 {
 		s.Deadlock = d.Deadlock
-	}
-	if len(s.Tie) == 0 {
-		s.Tie = d.Tie
 	}
 	if s.closed() {
 		// A closed-loop spec has no traffic, sizes or loads; its own default metrics
@@ -349,6 +349,9 @@ func (s Spec) Curves() ([]Curve, error) {
 		schemes[i] = v
 	}
 	ties := make([]routing.Tie, len(s.Tie))
+	if len(ties) == 0 {
+		ties = []routing.Tie{routing.TieDefault}
+	}
 	for i, x := range s.Tie {
 		v, err := ParseTie(x)
 		if err != nil {
@@ -426,6 +429,13 @@ func (s Spec) Curves() ([]Curve, error) {
 				}
 				schemes = []routing.Scheme{scheme}
 			}
+			// The tie rules this routing applies on this network, each once.
+			var rules []routing.Tie
+			for _, x := range ties {
+				if r := routing.ResolveTie(name, net, x); !slices.Contains(rules, r) {
+					rules = append(rules, r)
+				}
+			}
 			rts := make([]routing.Func, len(schemes))
 			for i, scheme := range schemes {
 				rt, err := routing.New(name, net, scheme, routing.TiePlus)
@@ -440,7 +450,7 @@ func (s Spec) Curves() ([]Curve, error) {
 					return nil, err
 				}
 				for _, sel := range selections {
-					for xi := range ties {
+					for _, rule := range rules {
 						// The traffic axes (open loop) or the workload axes (closed loop), with
 						// the key to blame when the point does not build.
 						type variant struct {
@@ -462,7 +472,7 @@ func (s Spec) Curves() ([]Curve, error) {
 						var rt routing.Func
 						for _, v := range variants {
 							p := v.p
-							p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Params = net.String(), name, sel, scheme.String(), tieName(ties[xi]), s.Engine
+							p.Topology, p.Routing, p.Selection, p.Deadlock, p.Tie, p.Params = net.String(), name, sel, scheme.String(), rule.String(), s.Engine
 							key := p.Key()
 							if j, dup := seen[key]; dup {
 								return nil, s.errAt(item("routing", ri), fmt.Errorf("%s is the same curve as %s", curveName(p), curves[j].Name))
@@ -719,13 +729,6 @@ func (s Spec) repsAt(c Curve, load float64, from, to int) []job {
 	return jobs
 }
 
-func tieName(t routing.Tie) string {
-	if t == routing.TieMinus {
-		return "minus"
-	}
-	return "plus"
-}
-
 // curveName labels a curve by what usually varies: topology, deadlock scheme and
 // traffic, then sizes, tie rule and routing when they are not the defaults.
 func curveName(p Point) string {
@@ -738,7 +741,7 @@ func curveName(p Point) string {
 	} else if p.Sizes != "1" {
 		parts = append(parts, "sizes "+p.Sizes)
 	}
-	if p.Tie != "plus" {
+	if p.Tie != "plus" && p.Tie != "" { // "": the routing's own
 		parts = append(parts, "tie "+p.Tie)
 	}
 	if def := defaultRouting(p.Topology); p.Routing != def && def != "" {

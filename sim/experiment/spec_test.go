@@ -122,7 +122,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{base + "metrics: [accepted, speed]\n", `bad.yaml:3: metrics[1]: unknown metric "speed": accepted are ` + strings.Join(MetricNames(), ", ")},
 		{base + "deadlock: [bubble, vcs, vc]\n", "bad.yaml:3: deadlock[2]: vc is listed twice"},
 		{base + "deadlock: magic\n", `bad.yaml:3: deadlock[0]: unknown deadlock scheme "magic": accepted are vc, bubble, escape and none`},
-		{base + "tie: left\n", `bad.yaml:3: tie[0]: unknown tie rule "left": accepted are plus and minus`},
+		{base + "tie: left\n", `bad.yaml:3: tie[0]: unknown tie rule "left": accepted are plus, minus and mirror (or nothing: the routing's own, mirror for tsdor, plus otherwise)`},
 		{base + "sizes: 70%x1,20%x3\n", `bad.yaml:3: sizes[0]: message sizes "70%x1,20%x3": the percentages sum to 90%; they must sum to 100%`},
 		{base + "traffic: [uniform, transpose]\n", `bad.yaml:3: traffic[1]: on twin:4x4x4/D: traffic pattern "transpose": transpose needs a square number of PEs (m·m); twin:4x4x4/D has 128`},
 		{"topologies: [torus:4x4]\nrouting: dort\nloads: [0.1]\n", "bad.yaml:2: routing[0]: routing dort does not fit torus:4x4: it is for twin tori; use dor"},
@@ -239,7 +239,7 @@ func TestCurvesCanonical(t *testing.T) {
 // key of its own, pinned too.
 func TestKeyGolden(t *testing.T) {
 	p := NewPoint("twin:4x4x4/D", 0.3)
-	p.Routing, p.Sizes = "dort", "1"
+	p.Routing, p.Tie, p.Sizes = "dort", "plus", "1" // as a spec names them
 	checked := p
 	p.Params = p.Params.StationaryOff()
 	if got, want := p.Key(), "0a270cd3a282c35a68d0aa7680bdd012a9027bafd55fa6c13a235051910af3cb"; got != want {

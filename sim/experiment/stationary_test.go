@@ -149,7 +149,7 @@ func TestSpecStationarity(t *testing.T) {
 	}
 	old := NewPoint("torus:4x4", 0)
 	old.Params = old.Params.StationaryOff()
-	old.Routing, old.Sizes, old.Load, old.Seed = "dor", "1", 0, 0
+	old.Routing, old.Tie, old.Sizes, old.Load, old.Seed = "dor", "plus", "1", 0, 0
 	if e := off.Engine; e != old.Params || curves[0].Point.Key() != old.Key() {
 		t.Errorf("check off: %+v\nkey %s, want the point without the check's %s", e, curves[0].Point.Key(), old.Key())
 	}

@@ -118,9 +118,10 @@ func (r *Duato) DeadlockFree() bool { return !r.opt.Return }
 // Sticky reports whether a packet that took an escape VC stays on escape VCs.
 func (r *Duato) Sticky() bool { return !r.opt.Return }
 
-// SourceIndependent reports that routes depend only on the destination (and on the
-// channel a packet holds), not on its source.
-func (r *Duato) SourceIndependent() bool { return true }
+// SourceIndependent reports whether routes depend only on the destination (and on the
+// channel a packet holds), not on its source: always, but under mirror ties on a twin
+// torus, where the escape's ties follow the source's card.
+func (r *Duato) SourceIndependent() bool { return !r.esc.dor.mirror }
 
 // DefaultSelection is the selection function paper (b) settles on: 3 priority on twin
 // tori, the reference function on tori and meshes.
@@ -170,9 +171,9 @@ func (r *Duato) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
 	onEscape := inPort.Kind != topology.Terminal && inVC < int(r.escVCs[inPort.Kind])
 	var esc Candidate
 	if onEscape {
-		esc = r.esc.Next(s, in, dst) // continuing on the escape: DOR/DORT's own bubble rule
+		esc = r.esc.Next(s, in, int(h.Src), dst) // continuing on the escape: DOR/DORT's own bubble rule
 	} else {
-		esc = r.esc.NextEntering(s, dst) // entering the escape network here
+		esc = r.esc.NextEntering(s, int(h.Src), dst) // entering the escape network here
 	}
 	esc.Escape = true
 	if h.Escaped && !r.opt.Return {

@@ -313,7 +313,7 @@ func TestAlgorithm1(t *testing.T) {
 						continue
 					}
 					cands := r.Route(s, net.TerminalPort(dst)%net.Ports(s), 0, Head{Dst: int32(dst)}, nil)
-					pdet := det.NextEntering(s, dst)
+					pdet := det.NextEntering(s, 0, dst)
 					last := cands[len(cands)-1]
 					if !last.Escape || last.Port != pdet.Port || last.VC != pdet.VC || last.Bubble != pdet.Bubble {
 						t.Fatalf("%s at s%d for PE %d: escape %+v, DORT says %+v", spec, s, dst, last, pdet)
@@ -382,7 +382,7 @@ func TestAdaptiveOnCard(t *testing.T) {
 						}
 					}
 				}
-				pdet := r.esc.NextEntering(s, dst)
+				pdet := r.esc.NextEntering(s, 0, dst)
 				if net.IsTwin() && int(pdet.Port) == net.InternalPort(s) {
 					want[pdet.Port] = true
 				}

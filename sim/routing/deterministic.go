@@ -35,13 +35,16 @@ type Deterministic struct {
 	// otherwise (a terminal port, a port without a dimension); read once per hop to
 	// decide the bubble flag.
 	inDim []int8
-	// routes[(dsw*switches+s)*classes + k] is next's decision at switch s for a packet
-	// to a PE of switch dsw (s != dsw), packed by packRoute; k is 0 when the decision
-	// does not depend on the arrival port, else the arrival's inDim+2. nil when the
-	// table would not stay in a core's cache (routeCacheBytes), where computing the hop
-	// is cheaper than a miss, or a decision does not fit 16 bits, or before CacheRoutes.
+	// routes[((dsw*switches+s)*ties+i)*classes + k] is next's decision at switch s for
+	// a packet to a PE of switch dsw (s != dsw) whose ties go + (i = 0) or - (i = 1),
+	// packed by packRoute; ties is 2 under mirror ties (the direction depends on the
+	// packet's source), else 1 and i is 0; k is 0 when the decision does not depend on
+	// the arrival port, else the arrival's inDim+2. nil when the table would not stay
+	// in a core's cache (routeCacheBytes), where computing the hop is cheaper than a
+	// miss, or a decision does not fit 16 bits, or before CacheRoutes.
 	routes    []uint16
 	switches  int
+	ties      int
 	classes   int
 	cacheOnce sync.Once
 }
@@ -79,20 +82,23 @@ func (r *Deterministic) CacheRoutes() { r.cacheOnce.Do(r.buildRouteCache) }
 // network is too large for the table: a caller can wait until it has made that many
 // decisions, so that the table never costs more than twice what it saves.
 func (r *Deterministic) RouteCacheEntries() int {
-	n, classes := r.routeCacheShape()
-	if int64(n)*int64(n)*int64(classes)*2 > routeCacheBytes {
+	n, ties, classes := r.routeCacheShape()
+	if int64(n)*int64(n)*int64(ties*classes)*2 > routeCacheBytes {
 		return 0
 	}
-	return n * n * classes
+	return n * n * ties * classes
 }
 
-// routeCacheShape is the table's switches and arrival classes.
-func (r *Deterministic) routeCacheShape() (switches, classes int) {
-	classes = 1
+// routeCacheShape is the table's switches, tie directions and arrival classes.
+func (r *Deterministic) routeCacheShape() (switches, ties, classes int) {
+	classes, ties = 1, 1
 	if r.scheme == SchemeBubble { // only the bubble flag depends on the arrival port
 		classes = r.dor.net.Dims() + 2
 	}
-	return r.dor.net.Switches(), classes
+	if r.dor.mirror {
+		ties = 2
+	}
+	return r.dor.net.Switches(), ties, classes
 }
 
 func (r *Deterministic) buildRouteCache() {
@@ -103,29 +109,34 @@ func (r *Deterministic) buildRouteCache() {
 	if err != nil {
 		return
 	}
-	n, classes := r.routeCacheShape()
-	routes := make([]uint16, n*n*classes)
+	n, ties, classes := r.routeCacheShape()
+	routes := make([]uint16, n*n*ties*classes)
 	for _, d := range dests.sw {
 		dsw := int(d)
-		to := r.dor.switchDest(dsw)
-		for s := 0; s < n; s++ {
-			if s == dsw {
-				continue
+		for i := 0; i < ties; i++ {
+			to := r.dor.switchDest(dsw, r.dor.ties[0])
+			if i == 1 {
+				to.tie = -1
 			}
-			hop := r.dor.NextTo(s, to)
-			for k := 0; k < classes; k++ {
-				v, ok := packRoute(r.decide(hop, int8(k-2))) // k-2 = -2 under one class: any arrival
-				if !ok {
-					return
+			for s := 0; s < n; s++ {
+				if s == dsw {
+					continue
 				}
-				routes[(dsw*n+s)*classes+k] = v
+				hop := r.dor.NextTo(s, to)
+				for k := 0; k < classes; k++ {
+					v, ok := packRoute(r.decide(hop, int8(k-2))) // k-2 = -2 under one class: any arrival
+					if !ok {
+						return
+					}
+					routes[((dsw*n+s)*ties+i)*classes+k] = v
+				}
 			}
 		}
 	}
-	r.routes, r.switches, r.classes = routes, n, classes
+	r.routes, r.switches, r.ties, r.classes = routes, n, ties, classes
 }
 
-// NewDeterministic makes DOR/DORT with the given scheme and tie rule.
+// NewDeterministic makes DOR/DORT with the given scheme and tie rule (TieDefault: plus).
 func NewDeterministic(net *topology.Network, scheme Scheme, tie Tie) *Deterministic {
 	r := &Deterministic{dor: NewDOR(net, tie), scheme: scheme, type1: -1}
 	r.inDim = sysmem.MakeHuge[int8](net.TotalPorts())
@@ -211,18 +222,18 @@ const (
 
 // Route appends the one DOR/DORT candidate.
 func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
-	return append(out, r.Next(s, in, int(h.Dst)))
+	return append(out, r.Next(s, in, int(h.Src), int(h.Dst)))
 }
 
-// Next is the DOR/DORT decision at switch s for a packet to terminal dst that arrived
-// by port in.
-func (r *Deterministic) Next(s, in, dst int) Candidate {
-	return r.nextCached(s, r.inDim[r.dor.net.PortID(s, in)], r.dor.Dest(dst))
+// Next is the DOR/DORT decision at switch s for a packet from terminal src to
+// terminal dst that arrived by port in (the source matters only under mirror ties).
+func (r *Deterministic) Next(s, in, src, dst int) Candidate {
+	return r.nextCached(s, r.inDim[r.dor.net.PortID(s, in)], r.dor.Dest(src, dst))
 }
 
 // NextAt is Next for a packet that arrived by global port g (the network's
-// PortID(s, in)) and whose destination was looked up by Dest, for a caller that knows
-// both: in a large network each table lookup it saves is a cache miss per hop.
+// PortID(s, in)) and that was looked up by Dest, for a caller that knows both: in a
+// large network each table lookup it saves is a cache miss per hop.
 func (r *Deterministic) NextAt(s, g int, to Dest) Candidate { return r.nextCached(s, r.inDim[g], to) }
 
 // nextCached is next, read from the route cache when there is one.
@@ -232,20 +243,35 @@ func (r *Deterministic) nextCached(s int, inDim int8, to Dest) Candidate {
 		if r.classes > 1 {
 			k = int(inDim) + 2
 		}
-		return unpackRoute(r.routes[(int(to.Switch)*r.switches+s)*r.classes+k])
+		i := 0
+		if r.ties > 1 && to.tie < 0 {
+			i = 1
+		}
+		return unpackRoute(r.routes[((int(to.Switch)*r.switches+s)*r.ties+i)*r.classes+k])
 	}
 	return r.next(s, inDim, to)
 }
 
-// Dest looks up terminal dst's destination for NextAt, once per packet.
-func (r *Deterministic) Dest(dst int) Dest { return r.dor.Dest(dst) }
+// SourceClass is the class of terminal src that DOR/DORT's routes depend on: its card
+// under mirror ties on a twin torus (the direction of its ties), else 0 for every
+// source (routes depend only on the destination).
+func (r *Deterministic) SourceClass(src int) int {
+	if !r.dor.mirror {
+		return 0
+	}
+	return r.dor.net.Card(int(r.dor.net.Attachment(src).Switch))
+}
 
-// NextEntering is the DOR/DORT decision for a packet that enters the routing's
-// channels at switch s, as if injected there: under bubble flow control every ring hop
-// is then a ring entry. Adaptive routing takes its escape this way when the packet
-// arrived on an adaptive channel.
-func (r *Deterministic) NextEntering(s, dst int) Candidate {
-	return r.nextCached(s, -2, r.dor.Dest(dst))
+// Dest looks up what NextAt reads of a packet from terminal src to terminal dst (its
+// destination, and its ties' direction), once per packet.
+func (r *Deterministic) Dest(src, dst int) Dest { return r.dor.Dest(src, dst) }
+
+// NextEntering is the DOR/DORT decision for a packet from terminal src to terminal
+// dst that enters the routing's channels at switch s, as if injected there: under
+// bubble flow control every ring hop is then a ring entry. Adaptive routing takes its
+// escape this way when the packet arrived on an adaptive channel.
+func (r *Deterministic) NextEntering(s, src, dst int) Candidate {
+	return r.nextCached(s, -2, r.dor.Dest(src, dst))
 }
 
 // next decides for a packet that arrived by a port of dimension inDim (-1: the

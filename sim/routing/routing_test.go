@@ -95,8 +95,8 @@ func TestDatelineClasses(t *testing.T) {
 				s, in := int(at.Switch), int(at.Port)
 				lastDim, lastVC, wrapped, changes := -1, int8(-1), false, 0
 				for {
-					c := r.Next(s, in, dst)
-					if at := r.NextAt(s, net.PortID(s, in), r.Dest(dst)); at != c {
+					c := r.Next(s, in, src, dst)
+					if at := r.NextAt(s, net.PortID(s, in), r.Dest(src, dst)); at != c {
 						t.Fatalf("%s: at switch %d port %d for %d, NextAt gives %+v, Next %+v", spec, s, in, dst, at, c)
 					}
 					p := net.Port(s, int(c.Port))
@@ -137,7 +137,7 @@ func TestBubbleFlags(t *testing.T) {
 		at := net.Attachment(src)
 		s, in := int(at.Switch), int(at.Port)
 		for {
-			c := r.Next(s, in, dst)
+			c := r.Next(s, in, src, dst)
 			p := net.Port(s, int(c.Port))
 			if p.Kind == topology.Terminal {
 				return out
@@ -207,7 +207,7 @@ func ExampleDeterministic_Next() {
 	r := NewDeterministic(net, SchemeVC, TiePlus)
 	// PE1 of node <0,0,0> (Card1) to PE0 of node <1,0,1>: the X+ port is on Card0, so
 	// the packet first crosses the internal link on the type-1 VC.
-	c := r.Next(net.Switch(0, 1), net.TerminalPort(1), 2*17)
+	c := r.Next(net.Switch(0, 1), net.TerminalPort(1), 1, 2*17)
 	fmt.Println(net.Port(net.Switch(0, 1), int(c.Port)).Name(3), "vc", c.VC)
 	fmt.Println(net.Dims(), "dimensions;", r.VCs(topology.Internal), "internal-link VCs (SC1 under the VC scheme)")
 	// Output:
@@ -215,8 +215,10 @@ func ExampleDeterministic_Next() {
 	// 3 dimensions; 4 internal-link VCs (SC1 under the VC scheme)
 }
 
-// The route cache gives, for every switch, arrival port and destination, the decision
-// next computes, through NextAt, Next and NextEntering, on every kind of network it is built for;
+// The route cache gives, for every switch, arrival port, destination and tie direction,
+// the decision next computes, through NextAt, Next and NextEntering, on every kind of
+// network it is built for, under every tie rule (mirror's from sources on both cards;
+// the other rules' routes do not depend on the source);
 // a network too large for it gets none.
 func TestRouteCache(t *testing.T) {
 	for _, spec := range []string{"torus:4x4x4", "torus:8x8x8", "torus:9x9x9", "torus:5x3", "mesh:4x4x4", "torus:2x2",
@@ -227,7 +229,11 @@ func TestRouteCache(t *testing.T) {
 			t.Fatalf("%s: %v", spec, err)
 		}
 		for _, scheme := range []Scheme{SchemeNone, SchemeVC, SchemeBubble} {
-			for _, tie := range []Tie{TiePlus, TieMinus} {
+			ties := []Tie{TiePlus, TieMinus}
+			if net.IsTwin() { // elsewhere mirror is plus (TestMirrorOnTorusIsPlus)
+				ties = append(ties, TieMirror)
+			}
+			for _, tie := range ties {
 				r := NewDeterministic(net, scheme, tie)
 				if r.routes != nil {
 					t.Fatalf("%s: a route cache before CacheRoutes", spec)
@@ -237,13 +243,25 @@ func TestRouteCache(t *testing.T) {
 				if scheme == SchemeBubble {
 					classes = net.Dims() + 2
 				}
+				if tie == TieMirror && net.IsTwin() {
+					classes *= 2 // a table for each tie direction
+				}
 				if fits := net.Switches()*net.Switches()*classes*2 <= routeCacheBytes; fits != (r.routes != nil) {
 					t.Errorf("%s %s: %d switches, %d arrival classes: route cache %v, want %v",
 						spec, scheme, net.Switches(), classes, r.routes != nil, fits)
 				}
 				checked := 0
-				for dst := 0; dst < net.Terminals(); dst++ {
-					to := r.Dest(dst)
+				sources := 1 // the route depends on the source only through its ties' direction
+				if tie == TieMirror {
+					sources = 2 // from Card0 and from Card1
+				}
+				for i := 0; i < sources*net.Terminals(); i++ {
+					// Every destination, from PE 0 (Card0) and, under mirror, PE N-1 (Card1).
+					dst, src := i/sources, 0
+					if i%sources == 1 {
+						src = net.Terminals() - 1
+					}
+					to := r.Dest(src, dst)
 					for s := 0; s < net.Switches(); s++ {
 						for in := 0; in < net.Ports(s); in++ {
 							want := r.next(s, r.inDim[net.PortID(s, in)], to)
@@ -251,13 +269,13 @@ func TestRouteCache(t *testing.T) {
 								t.Fatalf("%s %s tie %d: switch %d, in port %d, to PE %d: cached %+v, computed %+v",
 									spec, scheme, tie, s, in, dst, got, want)
 							}
-							if got := r.Next(s, in, dst); got != want {
+							if got := r.Next(s, in, src, dst); got != want {
 								t.Fatalf("%s %s tie %d: Next at switch %d, in port %d, to PE %d: %+v, computed %+v",
 									spec, scheme, tie, s, in, dst, got, want)
 							}
 							checked++
 						}
-						if got, want := r.NextEntering(s, dst), r.next(s, -2, to); got != want {
+						if got, want := r.NextEntering(s, src, dst), r.next(s, -2, to); got != want {
 							t.Fatalf("%s %s tie %d: entering at switch %d to PE %d: cached %+v, computed %+v",
 								spec, scheme, tie, s, dst, got, want)
 						}

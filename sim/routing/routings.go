@@ -32,12 +32,15 @@ type RoutingDef struct {
 	// Checked: without a deadlock scheme the routing is not deadlock-free by
 	// construction, so runs check its channel dependencies first and refuse a cycle.
 	Checked bool
+	// Tie is the tie rule the routing applies when none is named (TieDefault): mirror
+	// for tsdor, plus (the zero value reads as plus) for the others (docs/model.md).
+	Tie Tie
 }
 
 // Options are the settings a routing is made with.
 type Options struct {
 	Scheme Scheme // deadlock avoidance
-	Tie    Tie    // DOR's direction at distance k/2
+	Tie    Tie    // the tie rule at distance k/2 (TieDefault: the routing's own, RoutingDef.Tie)
 	// Arg is the text after "NAME:" in a routing name such as table:PATH.
 	Arg string
 }
@@ -97,11 +100,23 @@ func Accepted() string {
 	return strings.Join(parts, ", ")
 }
 
-// New makes the named routing for a network.
+// ResolveTie is the tie rule the named routing applies on net when asked for tie: its
+// own (RoutingDef.Tie) for TieDefault, plus for mirror on a network without twin
+// cards. Points whose rules resolve alike run the same routes.
+func ResolveTie(name string, net *topology.Network, tie Tie) Tie {
+	def, _, _ := LookupRouting(name)
+	return tie.Resolve(def.Tie, net)
+}
+
+// New makes the named routing for a network, with a tie rule (TieDefault: the
+// routing's own).
 func New(name string, net *topology.Network, scheme Scheme, tie Tie) (Func, error) {
 	def, arg, ok := LookupRouting(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown routing %q: accepted are %s", name, Accepted())
+	}
+	if !tie.Valid() {
+		return nil, fmt.Errorf("tie rule %d: accepted are %s", tie, TieNames())
 	}
 	if err := def.Fits(net); err != nil {
 		return nil, fmt.Errorf("routing %s does not fit %s: %w", def.Name, net, err)

@@ -34,14 +34,18 @@ import (
 //     the port on its source's card (the paper's "PE0 d_mid−, PE1 d_mid+" in its
 //     configuration, where Card0 holds d_mid−; in ours, CBest with d_mid+ on Card0 for
 //     even k, it is the mirror image, with the same hop counts); in other dimensions
-//     both ports are on one card and the Tie option decides (+ by default).
+//     both ports are on one card and the Tie rule decides. TSDOR's own rule
+//     (TieDefault) is mirror: + for PE0's packets and - for PE1's, since the paper
+//     makes PE1's traffic classes the mirror image of PE0's ("identical", with the
+//     split dimension's tie mirrored); plus and minus send both PEs' ties one way.
 //
 // The route depends on the packet's source card as well as on its destination. The
 // channel dependency graph over every ordered PE pair is acyclic (analysis tests: n = 3
 // and 5, radices 2–8).
 type TSDOR struct {
 	net    *topology.Network
-	tie    Tie
+	tie    Tie     // resolved: plus, minus or mirror
+	ties   [2]int8 // the direction of a tie outside the split dimension, by source card
 	digits []uint16
 	radix  []int
 	dims   int
@@ -52,9 +56,11 @@ type TSDOR struct {
 	crossVC [2]int8
 }
 
-// NewTSDOR makes TSDOR for a twin torus TSDORFits accepts.
+// NewTSDOR makes TSDOR for a twin torus TSDORFits accepts, with a tie rule for the
+// dimensions that are not split (TieDefault: TSDOR's own, mirror).
 func NewTSDOR(net *topology.Network, tie Tie) *TSDOR {
-	r := &TSDOR{net: net, tie: tie, digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims(), split: -1}
+	tie = tie.Resolve(tsdorTie, net)
+	r := &TSDOR{net: net, tie: tie, ties: tie.bySource(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims(), split: -1}
 	cfg := net.Config()
 	r.crossVC = [2]int8{vcUp, vcLow}
 	if s := cfg.Split(r.dims); len(s) == 1 {
@@ -77,11 +83,17 @@ func NewTSDOR(net *topology.Network, tie Tie) *TSDOR {
 // TSDOR's VCs: two traffic classes (by source card) of a lower and an upper VC.
 const tsdorVCs = 4
 
+// tsdorTie is TSDOR's own tie rule (docs/model.md): PE1's traffic classes mirror PE0's.
+const tsdorTie = TieMirror
+
 // Name is "tsdor".
 func (r *TSDOR) Name() string { return "tsdor" }
 
 // Network is the network the routing was made for.
 func (r *TSDOR) Network() *topology.Network { return r.net }
+
+// Tie is the tie rule TSDOR applies outside the split dimension, resolved.
+func (r *TSDOR) Tie() Tie { return r.tie }
 
 // Scheme is SchemeVC: TSDOR avoids deadlock with its traffic classes and upper/lower VCs.
 func (r *TSDOR) Scheme() Scheme { return SchemeVC }
@@ -101,6 +113,11 @@ func (r *TSDOR) VCs(kind topology.PortKind) int {
 	}
 	return tsdorVCs
 }
+
+// SourceClass is the card of terminal src: TSDOR's routes depend on their source only
+// through it (its dimension order, traffic class and ties), so an analysis may follow
+// one route per card and destination through each channel.
+func (r *TSDOR) SourceClass(src int) int { return r.net.Card(int(r.net.Attachment(src).Switch)) }
 
 // MaxCandidates is 1: TSDOR offers one candidate, which depends only on the switch,
 // the source and the destination, so an engine may keep it while the head waits.
@@ -154,7 +171,7 @@ func (r *TSDOR) Next(s, src, dst int) Candidate {
 		case d == r.split:
 			dir = int(r.midTie[tc])
 		default:
-			dir = int(r.tie)
+			dir = int(r.ties[tc])
 		}
 		class := int8(2*tc + vcLow)
 		if t > c {
@@ -227,5 +244,6 @@ func tsdorRouting() RoutingDef {
 			}
 			return NewTSDOR(net, o.Tie), nil
 		},
+		Tie: tsdorTie,
 	}
 }
