@@ -30,7 +30,9 @@ type CurveOptions struct {
 
 // Curves makes one series per curve of the summaries: metric y against metric x (Load
 // for the offered load), each point with the 95 % confidence intervals of both means.
-// Curves keep the order of their first summary; points go by load.
+// Curves keep the order of their first summary; points go by load. A point whose
+// window was not stationary (experiment.NotSteady) is hollow: its means still drift,
+// and no verdict rests on it (HollowLabel says so in the legend).
 func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOptions) ([]plots.Series, error) {
 	var keys []string
 	byKey := map[string][]experiment.Summary{}
@@ -71,13 +73,37 @@ func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOption
 			if math.IsNaN(px.Mean) || math.IsNaN(py.Mean) {
 				continue // no packet delivered at this load
 			}
-			s.Points = append(s.Points, plots.Point{X: px.Mean, XLow: px.Low, XHigh: px.High, Y: py.Mean, YLow: py.Low, YHigh: py.High})
+			s.Points = append(s.Points, plots.Point{X: px.Mean, XLow: px.Low, XHigh: px.High, Y: py.Mean, YLow: py.Low, YHigh: py.High,
+				Hollow: m.Steadiness() == experiment.NotSteady})
 		}
 		if len(s.Points) > 0 {
 			out = append(out, s)
 		}
 	}
 	return out, nil
+}
+
+// Legend notes of the figures on the stationarity of their points.
+const (
+	// HollowLabel explains hollow points: not stationary.
+	HollowLabel = "hollow: not stationary (no verdict rests on it)"
+	// UncheckedNote marks a figure with points whose stationarity is unknown: runs
+	// made without the check, such as the stored runs made before it existed.
+	UncheckedNote = "stationarity not checked (runs before the check)"
+)
+
+// uncheckedShown reports whether a point the curves draw has no stationarity verdict
+// for some replication (experiment.SteadyUnknown).
+func uncheckedShown(sums []experiment.Summary, o CurveOptions) bool {
+	for _, s := range sums {
+		if o.Keep != nil && !o.Keep(s) || o.Unsaturated && s.SaturatedShare() || s.Point.ClosedLoop() {
+			continue
+		}
+		if s.Steadiness() == experiment.SteadyUnknown {
+			return true
+		}
+	}
+	return false
 }
 
 func estimate(s experiment.Summary, metric experiment.MetricName) (experiment.Estimate, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,5 +255,51 @@ func TestAboutPrecision(t *testing.T) {
 	spec.Precision = nil
 	if got := (&Results{Name: "p", Mode: Recompute, Spec: spec}).About(); !strings.Contains(got, ", 30 replications per point,") {
 		t.Errorf("without a target About = %q", got)
+	}
+}
+
+// TestStationarityShown: a point whose window was not stationary is drawn hollow,
+// with the legend's HollowLabel, and no lookup rests on it (At is NaN there, Last and
+// Plateau skip it, the saturation throughput leaves it out); points without a verdict
+// (stored runs made before the check) are drawn as before, with UncheckedNote.
+func TestStationarityShown(t *testing.T) {
+	pt := func(load, accepted float64, nonStationary, unchecked int) experiment.Summary {
+		return experiment.Summary{Curve: "k", CurveKey: "k", Point: experiment.Point{Topology: "torus:8x8", Deadlock: "vc"}, Load: load, N: 2,
+			NonStationary: nonStationary, Unchecked: unchecked,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 2, Mean: accepted}, "latency_network_mean": {N: 2, Mean: 10 * accepted}}}
+	}
+	sums := []experiment.Summary{pt(0.2, 0.2, 0, 0), pt(0.4, 0.38, 0, 0), pt(0.6, 0.45, 1, 0), pt(0.8, 0.41, 0, 0)}
+	r := &Results{sums: sums, Saturations: experiment.SaturationsOf(sums)}
+	p, err := Throughput(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hollow []bool
+	for _, q := range p.Series[0].Points {
+		hollow = append(hollow, q.Hollow)
+	}
+	if !slices.Equal(hollow, []bool{false, false, true, false}) || p.HollowLabel != HollowLabel || len(p.Notes) != 0 {
+		t.Errorf("hollow %v, label %q, notes %q", hollow, p.HollowLabel, p.Notes)
+	}
+	if e := r.At("torus:8x8", "vc", 0.6, experiment.Accepted); !math.IsNaN(e.Mean) {
+		t.Errorf("At the drifting point: %v, want NaN", e.Mean)
+	}
+	if sat := r.Saturations[0]; sat.PeakLoad != 0.8 || sat.Throughput.Mean != 0.41 || sat.NotSteady != 1 {
+		t.Errorf("saturation %+v: want 0.41 at 0.8, the drifting 0.45 left out", sat)
+	}
+	if mean, lo, hi, n := r.Plateau("torus:8x8", "vc", 0.4); n != 2 || lo != 0.38 || hi != 0.41 || math.Abs(mean-0.395) > 1e-12 {
+		t.Errorf("plateau %v [%v, %v] over %d loads, want 0.395 [0.38, 0.41] over 2", mean, lo, hi, n)
+	}
+	r.sums[3].NonStationary = 2
+	if e, at := r.LastAt("torus:8x8", "vc", experiment.Accepted); at != 0.4 || e.Mean != 0.38 {
+		t.Errorf("last stationary load %v (%v), want 0.4 (0.38)", at, e.Mean)
+	}
+	r.sums[1].Unchecked = 2
+	p, err = Latency(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Notes, []string{UncheckedNote}) {
+		t.Errorf("notes %q, want the unchecked note", p.Notes)
 	}
 }

@@ -44,16 +44,30 @@ func (r *Results) Saturation(topo, scheme string) (experiment.Saturation, bool) 
 }
 
 // At is a metric's estimate on a curve at an offered load (NaN mean when the curve has
-// no such load); scheme "" matches any deadlock scheme.
+// no such load, or when its window was not stationary: a verdict never rests on a
+// point whose figures still drift); scheme "" matches any deadlock scheme.
 func (r *Results) At(topo, scheme string, load float64, metric experiment.MetricName) experiment.Estimate {
 	for _, s := range r.summaries(topo, scheme) {
-		if math.Abs(s.Load-load) < 1e-9 {
+		if math.Abs(s.Load-load) < 1e-9 && s.Steadiness() != experiment.NotSteady {
 			if e, ok := s.Estimate(metric); ok {
 				return e
 			}
 		}
 	}
+	return noEstimate()
+}
+
+func noEstimate() experiment.Estimate {
 	return experiment.Estimate{Mean: math.NaN(), SD: math.NaN(), Low: math.NaN(), High: math.NaN()}
+}
+
+// Steadiness is whether the windows of a curve's point at a load were stationary
+// (experiment.Steadiness; SteadyUnknown when there is no such point).
+func (r *Results) Steadiness(topo, scheme string, load float64) experiment.Steadiness {
+	if s, ok := r.Summary(topo, scheme, load); ok {
+		return s.Steadiness()
+	}
+	return experiment.SteadyUnknown
 }
 
 // Summary is a curve's summary at an offered load.
@@ -76,8 +90,8 @@ func (r *Results) Loads(topo, scheme string) []float64 {
 }
 
 // CommonUnsaturated is the highest load at which none of the given curves saturated
-// (at least half of the replications), or NaN: the load where the papers' latency
-// comparisons are fair to every network.
+// (at least half of the replications) and every one was stationary (or unchecked), or
+// NaN: the load where the papers' latency comparisons are fair to every network.
 func (r *Results) CommonUnsaturated(scheme string, topos ...string) float64 {
 	best := math.NaN()
 	var loads []float64
@@ -88,7 +102,7 @@ func (r *Results) CommonUnsaturated(scheme string, topos ...string) float64 {
 		ok := true
 		for _, t := range topos {
 			s, found := r.Summary(t, scheme, l)
-			if !found || s.SaturatedShare() {
+			if !found || s.SaturatedShare() || s.Steadiness() == experiment.NotSteady {
 				ok = false
 				break
 			}
@@ -115,23 +129,32 @@ func sortedUnique(v []float64) []float64 {
 	return out
 }
 
-// Last is a metric's estimate at the highest load a curve ran (NaN mean when there is
-// no such curve).
+// Last is a metric's estimate at the highest load a curve ran whose window was
+// stationary (or unchecked), with that load (NaN mean and load when there is none).
 func (r *Results) Last(topo, scheme string, metric experiment.MetricName) experiment.Estimate {
+	e, _ := r.LastAt(topo, scheme, metric)
+	return e
+}
+
+// LastAt is Last with the load it was read at.
+func (r *Results) LastAt(topo, scheme string, metric experiment.MetricName) (experiment.Estimate, float64) {
 	loads := r.Loads(topo, scheme)
-	if len(loads) == 0 {
-		return experiment.Estimate{Mean: math.NaN(), SD: math.NaN(), Low: math.NaN(), High: math.NaN()}
+	for i := len(loads) - 1; i >= 0; i-- {
+		if r.Steadiness(topo, scheme, loads[i]) != experiment.NotSteady {
+			return r.At(topo, scheme, loads[i], metric), loads[i]
+		}
 	}
-	return r.At(topo, scheme, loads[len(loads)-1], metric)
+	return noEstimate(), math.NaN()
 }
 
 // Plateau is the mean accepted traffic of a curve over its loads from `from` on, and
 // the lowest and highest of those loads' means: where a saturated network settles. n
-// is the number of loads; NaNs when there is none.
+// is the number of loads; NaNs when there is none. Loads whose window was not
+// stationary are left out.
 func (r *Results) Plateau(topo, scheme string, from float64) (mean, lo, hi float64, n int) {
 	mean, lo, hi = 0, math.Inf(1), math.Inf(-1)
 	for _, l := range r.Loads(topo, scheme) {
-		if l < from-1e-9 {
+		if l < from-1e-9 || r.Steadiness(topo, scheme, l) == experiment.NotSteady {
 			continue
 		}
 		a := r.At(topo, scheme, l, experiment.Accepted).Mean

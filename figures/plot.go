@@ -98,7 +98,8 @@ func unsaturated(v *view) { v.curves.Unsaturated = true }
 
 // Plot is metric y against metric x (Load for the offered load) for every curve of
 // src, with 95 % confidence intervals, labelled with the metrics' names unless the
-// papers' axes apply.
+// papers' axes apply. Points whose window was not stationary are hollow (Curves);
+// when some point's stationarity is unknown the legend says so (UncheckedNote).
 func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.LinePlot, error) {
 	v := options(opts)
 	if v.all {
@@ -133,9 +134,15 @@ func Plot(src Summarized, x, y experiment.MetricName, opts ...Option) (plots.Lin
 	if err != nil {
 		return plots.LinePlot{}, err
 	}
+	var notes []string
+	if uncheckedShown(sums, v.curves) {
+		notes = append(notes, UncheckedNote)
+	}
 	return plots.LinePlot{
-		Options: plots.Options{Title: v.title, XLabel: axisLabel(x), YLabel: axisLabel(y), Legend: v.legend},
-		Series:  series,
+		Options:     plots.Options{Title: v.title, XLabel: axisLabel(x), YLabel: axisLabel(y), Legend: v.legend},
+		Series:      series,
+		HollowLabel: HollowLabel,
+		Notes:       notes,
 	}, nil
 }
 

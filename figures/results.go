@@ -72,7 +72,11 @@ func (r *Results) About() string {
 	if p := r.Spec.Precision; p != nil { // Seeds is then the most a point runs
 		reps = fmt.Sprintf("%d to %d replications per point (until %s is precise enough)", p.MinSeeds, r.Spec.Seeds, p.Metric)
 	}
-	return fmt.Sprintf("%s: %s, %s, %d-cycle warm-up and %d measured cycles%s", r.Name, r.Mode, reps, e.Warmup, e.Measure, knees)
+	check := "stationarity not checked"
+	if e.StationaryBatches > 0 {
+		check = fmt.Sprintf("windows checked for stationarity (%d batches, %g %% drift, up to %d windows)", e.StationaryBatches, 100*e.StationaryTolerance, e.StationaryWindows)
+	}
+	return fmt.Sprintf("%s: %s, %s, %d-cycle warm-up and %d measured cycles%s, %s", r.Name, r.Mode, reps, e.Warmup, e.Measure, knees, check)
 }
 
 // LoadResults gets the results of the experiment spec datasets.Experiment(name) in the

@@ -11,7 +11,9 @@ import (
 // SaturationTable lays out, for kernel.Table, each curve's saturation throughput
 // (the highest mean accepted traffic, ± the half-width of its 95 % confidence
 // interval, and the load where it was reached) and the accepted traffic at its highest
-// load, which shows what a scheme keeps past saturation:
+// load, which shows what a scheme keeps past saturation. Loads whose window was not
+// stationary give neither (experiment.SaturationsOf, Results.Last), and the
+// throughput says how many were left out:
 //
 //	kernel.Table(figures.SaturationTable(res))
 func SaturationTable(src Summarized) (headers []string, rows [][]string) {
@@ -29,11 +31,13 @@ func SaturationTable(src Summarized) (headers []string, rows [][]string) {
 		if net, err := topology.New(p.Topology); err == nil {
 			pes = fmt.Sprint(net.Terminals())
 		}
-		last := r.Last(p.Topology, p.Deadlock, experiment.Accepted)
-		loads := r.Loads(p.Topology, p.Deadlock)
+		last, at := r.LastAt(p.Topology, p.Deadlock, experiment.Accepted)
+		throughput := PlusMinus(sat.Throughput, 3)
+		if sat.NotSteady > 0 {
+			throughput += fmt.Sprintf(" (%d load(s) not stationary left out)", sat.NotSteady)
+		}
 		rows = append(rows, []string{Network(p.Topology), pes, Scheme(p.Deadlock),
-			PlusMinus(sat.Throughput, 3), fmt.Sprintf("%.2f", sat.PeakLoad),
-			fmt.Sprintf("%.3f (load %.2f)", last.Mean, loads[len(loads)-1])})
+			throughput, fmt.Sprintf("%.2f", sat.PeakLoad), fmt.Sprintf("%.3f (load %.2f)", last.Mean, at)})
 	}
 	return headers, rows
 }

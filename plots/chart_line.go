@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -50,12 +51,18 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 	for _, s := range p.Series {
 		names = append(names, s.Name)
 	}
+	hollow := p.hollowLabel()
+	if hollow != "" {
+		names = append(names, hollow)
+	}
 	legend, room := chartLegend(p.Legend, names)
 	x, y := valueAxes(p)
+	title := chartTitle(p.Options)
+	title.Subtitle = strings.Join(p.Notes, "; ")
 	line := charts.NewLine()
 	line.SetGlobalOptions(
 		charts.WithInitializationOpts(chartInit(width, height)),
-		charts.WithTitleOpts(chartTitle(p.Options)),
+		charts.WithTitleOpts(title),
 		charts.WithLegendOpts(legend),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: opts.FuncOpts(pointTooltip)}),
 		charts.WithGridOpts(chartGrid(room)),
@@ -71,6 +78,9 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 		for j, pt := range s.Points {
 			v := pointValue(pt)
 			data[j] = opts.LineData{Value: v}
+			if pt.Hollow {
+				data[j].Symbol, data[j].SymbolSize = "emptyCircle", hollowSymbolSize
+			}
 			if v[2] != nil || v[4] != nil {
 				withCI = append(withCI, opts.CustomData{Value: v})
 			}
@@ -89,6 +99,14 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 			)
 		}
 	}
+	if hollow != "" {
+		// A series without data: its legend entry is the hollow mark and its label.
+		line.AddSeries(hollow, nil,
+			charts.WithLineChartOpts(opts.LineChart{Symbol: "emptyCircle", SymbolSize: hollowSymbolSize, ShowSymbol: opts.Bool(true)}),
+			charts.WithLineStyleOpts(opts.LineStyle{Color: hexColor(idealColor), Width: 0}),
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: hexColor(idealColor)}),
+		)
+	}
 	if lo, hi := diagonalSpan(p.Series); p.Diagonal && lo < hi {
 		line.AddSeries("ideal (y = x)", []opts.LineData{{Value: []float64{lo, lo}}, {Value: []float64{hi, hi}}},
 			charts.WithLineChartOpts(opts.LineChart{Symbol: "none"}),
@@ -99,6 +117,10 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 	line.Overlap(bars)
 	return newChart("line", width, height, line, nil, pointTooltip, errorBarsItem)
 }
+
+// hollowSymbolSize is a hollow point's symbol in CSS pixels, larger than the
+// filled marks (7), as the static figure's ring.
+const hollowSymbolSize = 10
 
 // pointValue is a point as sent to ECharts; JSON has no NaN, so missing
 // intervals are nil (null).

@@ -38,6 +38,15 @@ func goldenCharts() map[string]func() (*Chart, error) {
 				Diagonal: true,
 			}.Chart(ChartWidth, ChartHeight)
 		},
+		"hollow": func() (*Chart, error) {
+			return LinePlot{
+				Options:     Options{Title: "Flagged points", XLabel: "offered load", YLabel: "accepted"},
+				Series:      hollowCurves(),
+				Diagonal:    true,
+				HollowLabel: "hollow: not stationary",
+				Notes:       []string{"a note without a mark"},
+			}.Chart(ChartWidth, ChartHeight)
+		},
 		"bars":    func() (*Chart, error) { return pathCounts().Chart(ChartWidth, ChartHeight) },
 		"heatmap": func() (*Chart, error) { return utilisation().Chart(ChartWidth, ChartHeight) },
 	}

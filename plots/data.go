@@ -10,6 +10,10 @@ type Point struct {
 	X, Y        float64
 	XLow, XHigh float64
 	YLow, YHigh float64
+	// Hollow draws the point's mark as an empty circle in the series' colour: a
+	// point the caller flags (a simulation whose measurement did not settle), which
+	// LinePlot.HollowLabel explains in the legend.
+	Hollow bool
 }
 
 // Series is one curve of a line plot, e.g. one configuration A–J.

@@ -20,6 +20,13 @@ func goldenFigures() map[string]func() (*Figure, error) {
 			Series:   acceptedCurves(),
 			Diagonal: true,
 		}.Figure,
+		"hollow": LinePlot{
+			Options:     Options{Title: "Flagged points", XLabel: "offered load", YLabel: "accepted"},
+			Series:      hollowCurves(),
+			Diagonal:    true,
+			HollowLabel: "hollow: not stationary",
+			Notes:       []string{"a note without a mark"},
+		}.Figure,
 		"bars":    pathCounts().Figure,
 		"heatmap": utilisation().Figure,
 	}

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -20,6 +21,32 @@ type LinePlot struct {
 	// Diagonal draws the line y = x: accepted traffic equal to offered
 	// load, the ideal a network meets until it saturates.
 	Diagonal bool
+	// HollowLabel is the legend entry, with an empty circle, that says what
+	// hollow points (Point.Hollow) mean; DefaultHollowLabel when empty. It is
+	// shown only when a point is hollow.
+	HollowLabel string
+	// Notes are lines of the legend without a mark, after the series: what
+	// the whole figure's reader should know (a static figure's legend; the
+	// interactive chart's subtitle).
+	Notes []string
+}
+
+// DefaultHollowLabel explains hollow points when LinePlot.HollowLabel does not.
+const DefaultHollowLabel = "hollow: flagged points"
+
+// hollowLabel is the legend entry of hollow points, or "" when none is hollow.
+func (p LinePlot) hollowLabel() string {
+	for _, s := range p.Series {
+		for _, pt := range s.Points {
+			if pt.Hollow {
+				if p.HollowLabel == "" {
+					return DefaultHollowLabel
+				}
+				return p.HollowLabel
+			}
+		}
+	}
+	return ""
 }
 
 // Figure renders the plot as a static figure.
@@ -57,9 +84,21 @@ func (p LinePlot) Figure() (*Figure, error) {
 			return nil, fmt.Errorf("plots: series %q: %w", s.Name, err)
 		}
 		marks.GlyphStyle = draw.GlyphStyle{Color: lk.color, Radius: vg.Points(glyphRadius), Shape: glyphs[lk.glyph]}
+		marks.GlyphStyleFunc = func(j int) draw.GlyphStyle {
+			if s.Points[j].Hollow {
+				return hollowGlyph(lk.color)
+			}
+			return marks.GlyphStyle
+		}
 		bars := errorBars{s.Points, draw.LineStyle{Color: lk.color, Width: vg.Points(errorWidth)}}
 		pl.Add(bars, line, marks)
 		entries = append(entries, entry{s.Name, []plot.Thumbnailer{line, marks}})
+	}
+	if label := p.hollowLabel(); label != "" {
+		entries = append(entries, entry{label, []plot.Thumbnailer{hollowThumb{}}})
+	}
+	for _, n := range p.Notes {
+		entries = append(entries, entry{n, nil})
 	}
 	// A single X or Y value gets a unit range around it, which a log axis
 	// cannot show; widen it by a factor instead. Linear axes get a margin, so
@@ -138,4 +177,31 @@ func (d diagonal) Plot(c draw.Canvas, p *plot.Plot) {
 func (d diagonal) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(d.style, c.Min.X, y, c.Max.X, y)
+}
+
+// hollowGlyph is the mark of a hollow point: a circle in the series' colour,
+// larger than the filled marks, with a white middle that hides the line.
+func hollowGlyph(c color.Color) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: c, Radius: vg.Points(hollowRadius), Shape: hollowMark{}}
+}
+
+// hollowMark draws a white disc inside a ring.
+type hollowMark struct{}
+
+func (hollowMark) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	var circle vg.Path
+	circle.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	circle.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	circle.Close()
+	c.SetColor(color.White)
+	c.Fill(circle)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(lineWidth)})
+	c.Stroke(circle)
+}
+
+// hollowThumb is the legend's mark for hollow points, in grey.
+type hollowThumb struct{}
+
+func (hollowThumb) Thumbnail(c *draw.Canvas) {
+	hollowMark{}.DrawGlyph(c, hollowGlyph(idealColor), c.Center())
 }

@@ -75,3 +75,17 @@ func utilisation() HeatmapPlot {
 		Max:        1,
 	}
 }
+
+// hollowCurves: accepted traffic against offered load whose last two points are
+// flagged (drawn hollow), as a run whose throughput had not settled.
+func hollowCurves() []Series {
+	out := acceptedCurves()[:3]
+	for i := range out {
+		pts := append([]Point(nil), out[i].Points...)
+		for j := len(pts) - 2; j < len(pts) && i < 2; j++ {
+			pts[j].Hollow = true
+		}
+		out[i].Points = pts
+	}
+	return out
+}

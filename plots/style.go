@@ -113,6 +113,7 @@ const (
 	legendSize   = 9.5
 	lineWidth    = 1.5
 	glyphRadius  = 2.5
+	hollowRadius = 3.5 // a hollow point's ring (Point.Hollow)
 	errorWidth   = 1
 	errorCap     = 4
 	gridWidth    = 0.5

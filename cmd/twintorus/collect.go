@@ -32,11 +32,15 @@ func newCollectCmd() *cobra.Command {
 or by Slurm array tasks) and writes one row per simulation, sorted by topology, routing,
 deadlock scheme, tie, traffic, sizes, load and seed, so that equal sweeps give equal
 files. Columns: the point's axes, load and seed, then the result (offered, accepted,
-latency_network_mean ... latency_message_max, hops, saturated, deadlocked, ...).
+latency_network_mean ... latency_message_max, hops, saturated, deadlocked, ..., and the
+stationarity check's: stationary (true, false, or unknown for a run without the check),
+windows, window_start, stationary_drift, stationary_noise, batch_accepted).
 
---summary writes one row per curve and load with the mean, standard deviation and 95 %
+--summary writes one row per curve and load with the replications, how many saturated,
+were not stationary and were not checked, and the mean, standard deviation and 95 %
 confidence interval (Student's t) of each metric over the seeds; --saturation one row per
-curve with its saturation load and throughput.
+curve with its saturation load and throughput, which leave out the loads that were not
+stationary.
 
 Corrupt record files (truncated, altered, misnamed) are never merged: collect names them
 and fails; running the sweep again recomputes them. Records of another model version are
@@ -106,6 +110,21 @@ func runCollect(cmd *cobra.Command, dir string, f collectFlags) error {
 	}
 	if len(c.Records) == 0 {
 		return fmt.Errorf("%s holds no records: run twintorus sweep SPEC --out %s first", dir, dir)
+	}
+	notSteady, unchecked := 0, 0
+	for _, r := range c.Records {
+		switch s := r.Result.Stationarity; {
+		case s == nil && !r.Point.ClosedLoop():
+			unchecked++
+		case s != nil && !s.Stationary:
+			notSteady++
+		}
+	}
+	if notSteady > 0 {
+		fmt.Fprintf(stderr, "collect: %d simulations' windows were not stationary, even after the windows the check ran on (stationary column false): no verdict should rest on their points; a longer warm-up or window, or more stationary_windows, measures them\n", notSteady)
+	}
+	if unchecked > 0 {
+		fmt.Fprintf(stderr, "collect: %d simulations ran without the stationarity check (stationary column unknown)\n", unchecked)
 	}
 	if f.csv == "" && f.parquet == "" && f.summary == "" && f.saturation == "" {
 		f.csv = "-"

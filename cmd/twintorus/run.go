@@ -36,6 +36,13 @@ traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, a
 deadlock with the cycle of waiting channels. The model and its defaults are described in
 docs/model.md; the papers it follows are cited there by key and section.
 
+The measurement window is checked for stationarity: cut into --stationary-batches
+batches, its accepted traffic must not trend between its halves by more than
+--stationary-tolerance of its mean (beyond what the batches' noise explains). A window
+that drifts becomes warm-up and the next --cycles are measured, in the same
+simulation, up to --stationary-windows windows; the report says which window it
+measured and whether it was stationary.
+
 A run that stops on a deadlock (possible with --deadlock none, on purpose) prints its
 report and exits with status 3; errors exit with status 1. Sizes are checked before
 anything is allocated: a run whose estimated memory (network, buffers, and packets and
@@ -48,7 +55,7 @@ or an application proxy run their programs to the end (--mapping, --tasks-per-pe
 them), and the run reports the execution time (the cycle at which every message has been
 received and the network is empty), network and end-to-end latency per packet and per
 flit, switch utilisation (cycles a switch delivers flits) and messages. --traffic,
---sizes, --load, --warmup and --cycles do not apply.
+--sizes, --load, --warmup, --cycles and the --stationary-* flags do not apply.
 
 Traffic patterns:
 ` + traffic.Grammar + `
@@ -98,7 +105,7 @@ Workloads:
 				}
 			}
 			if cmd.Flags().Changed("workload") {
-				for _, f := range []string{"traffic", "sizes", "load", "warmup", "cycles"} {
+				for _, f := range []string{"traffic", "sizes", "load", "warmup", "cycles", "stationary-batches", "stationary-tolerance", "stationary-windows"} {
 					if cmd.Flags().Changed(f) {
 						return fmt.Errorf("--%s does not apply with --workload: a closed-loop run runs its workload to the end", f)
 					}
@@ -196,6 +203,9 @@ Workloads:
 	f.StringVar(&internal, "buffer-internal", "", "internal link buffers as VCSxFLITS (default: the papers' split)")
 	f.Int64Var(&p.Watchdog, "watchdog", d.Watchdog, "cycles a packet may wait before the run looks for a deadlock; a run that ends sooner with nothing moving is checked at its end (0: off)")
 	f.Float64Var(&p.SaturationTolerance, "saturation-tolerance", d.SaturationTolerance, "share of the offered flits that may go undelivered before the run counts as saturated")
+	f.IntVar(&p.StationaryBatches, "stationary-batches", d.StationaryBatches, "batches the measurement window is cut into to check that its accepted traffic does not drift (4 to 100; 0: no check)")
+	f.Float64Var(&p.StationaryTolerance, "stationary-tolerance", d.StationaryTolerance, "drift of the accepted traffic between the window's halves, as a share of its mean, that the check allows beyond the batches' noise")
+	f.IntVar(&p.StationaryWindows, "stationary-windows", d.StationaryWindows, "windows of --cycles measured at most: a window that drifts becomes warm-up and the next is measured (1: check only)")
 	f.IntVar(&p.TerminalLatency, "terminal-latency", 0, "cycles across a PE's link (default: --link-latency)")
 	f.IntVar(&p.OutputFlits, "output-flits", 0, "an output queue of this many flits per VC at every output port (0: input-queued switches)")
 	f.BoolVar(&p.VOQ, "voq", false, "virtual output queues at every input port (virtual cut-through, one port per hop)")
@@ -252,6 +262,9 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"buffer-terminal", func() { *terminal = bufferText(base.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(base.External) }},
 		{"buffer-internal", func() { *internal = bufferText(base.Internal) }},
+		{"stationary-batches", func() { p.StationaryBatches = base.StationaryBatches }},
+		{"stationary-tolerance", func() { p.StationaryTolerance = base.StationaryTolerance }},
+		{"stationary-windows", func() { p.StationaryWindows = base.StationaryWindows }},
 		// No flag sets these.
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
@@ -401,6 +414,15 @@ func printRun(w io.Writer, p experiment.Point, r *engine.Result) {
 		fmt.Fprintf(tw, "adaptive\tselection %s: %.1f %% of hops on adaptive channels, %.1f %% on escape channels\n", r.Selection, 100*r.AdaptiveHopsShare, 100*r.EscapeHopsShare)
 	}
 	fmt.Fprintf(tw, "saturated\t%v\n", r.Saturated)
+	if s := r.Stationarity; s != nil {
+		verdict := "yes"
+		if !s.Stationary {
+			verdict = "NO: the accepted traffic still drifts; no verdict should rest on this point"
+		}
+		fmt.Fprintf(tw, "stationary\t%s (drift %+.1f %% between the window's halves, noise ±%.1f %%, tolerance %.1f %%)\n",
+			verdict, 100*s.Drift, 100*s.Noise, 100*p.StationaryTolerance)
+		fmt.Fprintf(tw, "window\tcycles %d to %d, window %d of at most %d\n", s.WindowStart, s.WindowStart+p.Measure, s.Windows, p.StationaryWindows)
+	}
 	fmt.Fprintf(tw, "simulated\t%d cycles, %d flit-hops in %.2f s\n", r.Cycles, r.FlitHops, r.Elapsed)
 	tw.Flush()
 	if r.Deadlock != nil {

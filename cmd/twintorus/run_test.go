@@ -271,3 +271,40 @@ func TestRunPresetKeepsDeadlockAvoidance(t *testing.T) {
 		t.Errorf("torus:4x4 --switch kns --routing min: %v", err)
 	}
 }
+
+// The stationarity check from the command line: torus:8x8 under dateline VCs at twice
+// its saturation, with no warm-up, drifts in its first window of 4,000 cycles and is
+// measured in the next one; with one window it is reported not stationary; the flags
+// are checked and do not apply to closed-loop runs.
+func TestRunStationary(t *testing.T) {
+	args := []string{"run", "torus:8x8", "--deadlock", "vc", "--load", "1", "--warmup", "0", "--cycles", "4000", "--seed", "3"}
+	var r map[string]any
+	runJSON(t, &r, append(args, "--json")...)
+	s, _ := r["stationarity"].(map[string]any)
+	if s == nil || s["stationary"] != true || s["windows"].(float64) != 2 || s["window_start"].(float64) != 4000 || r["cycles"].(float64) != 8000 {
+		t.Errorf("stationarity %v after %v cycles; want stationary in window 2 (from cycle 4000), 8000 cycles", s, r["cycles"])
+	}
+	out, _, err := run(t, append(args, "--stationary-windows", "1")...)
+	if err != nil || !strings.Contains(out, "stationary          NO: the accepted traffic still drifts") || !strings.Contains(out, "cycles 0 to 4000, window 1 of at most 1") {
+		t.Errorf("one window: %v\n%s", err, out)
+	}
+	out, _, err = run(t, append(args, "--stationary-batches", "0")...)
+	if err != nil || strings.Contains(out, "stationary") {
+		t.Errorf("check off: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--stationary-batches", "3"}, "3 stationary batches: accepted are 0 (no check) or 4 to 100"},
+		{[]string{"--stationary-tolerance", "-1"}, "stationary tolerance -1: accepted are 0 to 1"},
+		{[]string{"--stationary-windows", "0"}, "0 stationary windows: accepted are 1 (check only)"},
+	} {
+		if _, _, err := run(t, append(args, c.args...)...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+	if _, _, err := run(t, "run", "torus:4x4", "--workload", "bcast:binomial:64B", "--stationary-windows", "2"); err == nil || !strings.Contains(err.Error(), "--stationary-windows does not apply with --workload") {
+		t.Errorf("closed loop with a stationarity flag: %v", err)
+	}
+}

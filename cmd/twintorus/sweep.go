@@ -192,7 +192,8 @@ func interruptible(parent context.Context) (context.Context, context.CancelFunc)
 	return ctx, stop
 }
 
-// printSaturations shows where each curve saturates, when any did.
+// printSaturations shows where each curve saturates, when any did, and how many of
+// its loads were left out as not stationary.
 func printSaturations(w io.Writer, sats []experiment.Saturation) error {
 	saturated := false
 	for _, s := range sats {
@@ -202,7 +203,7 @@ func printSaturations(w io.Writer, sats []experiment.Saturation) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "curve\tsaturates in\tthroughput\t95% CI\tat load")
+	fmt.Fprintln(tw, "curve\tsaturates in\tthroughput\t95% CI\tat load\tloads not stationary")
 	for _, s := range sats {
 		bracket := "not up to the largest load"
 		if !math.IsNaN(s.Load) {
@@ -213,7 +214,7 @@ func printSaturations(w io.Writer, sats []experiment.Saturation) error {
 		if !math.IsNaN(t.Low) {
 			ci = fmt.Sprintf("[%.4f, %.4f]", t.Low, t.High)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%.4g\n", s.Curve, bracket, t.Mean, ci, s.PeakLoad)
+		fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%.4g\t%d\n", s.Curve, bracket, t.Mean, ci, s.PeakLoad, s.NotSteady)
 	}
 	return tw.Flush()
 }

@@ -159,7 +159,7 @@ func TestSweepCollect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saturates := regexp.MustCompile(`\ntorus:4x4 bubble uniform +\(0\.5, 0\.9\] +0\.\d{4} +\[0\.\d{4}, 0\.\d{4}\] +0\.[59]\n`)
+	saturates := regexp.MustCompile(`\ntorus:4x4 bubble uniform +\(0\.5, 0\.9\] +0\.\d{4} +\[0\.\d{4}, 0\.\d{4}\] +0\.[59] +0\n`)
 	if !strings.HasPrefix(stdout, "sweep small: 12 simulations: 0 stored, 12 run in ") || !saturates.MatchString(stdout) {
 		t.Errorf("sweep printed:\n%s", stdout)
 	}
@@ -195,7 +195,7 @@ func TestSweepCollect(t *testing.T) {
 		t.Errorf("--parquet is not a Parquet file")
 	}
 	sum := read(files["summary"])
-	if !strings.HasPrefix(sum, "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high,latency_network_p99_mean,") || strings.Count(sum, "\n") != 7 {
+	if !strings.HasPrefix(sum, "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,not_stationary,unchecked,accepted_mean,accepted_sd,accepted_low,accepted_high,latency_network_p99_mean,") || strings.Count(sum, "\n") != 7 {
 		t.Errorf("--summary:\n%s", sum)
 	}
 	if sat := read(files["saturation"]); strings.Count(sat, "\n") != 3 {

@@ -555,3 +555,32 @@ func TestRegistryFiles(t *testing.T) {
 		}
 	}
 }
+
+// A point whose windows were not stationary carries no verdict: a plateau leaves it
+// out, a common load skips it, and a quantity read at it is an error that says why.
+func TestNotStationary(t *testing.T) {
+	src := synthetic()
+	src.curves[3].Sums[4].NonStationary = 1 // torus:4x4 vc at 0.5
+	src.curves[0].Sums[3].NonStationary = 2 // torus:4x4 bubble at 0.4
+	r := eval(t, src, head+`let:
+  pl: {plateau: {topology: torus:4x4, deadlock: vc, from: 0.4}}
+  own: {at: {topology: torus:4x4, deadlock: bubble, metric: latency_network_mean, load: unsaturated}}
+paper: x
+ours: "{pl:3} {own:load}"
+expect: {of: pl, sign: +}`)
+	if want := "0.350 0.3"; r.Ours != want { // 4x4 vc's plateau is 0.4's alone; 4x4 bubble's 0.4 is skipped
+		t.Errorf("plateau and common load %q, want %q", r.Ours, want)
+	}
+	f, err := Parse("test.yaml", []byte("paper: \"[TR]\"\nclaims:\n"+indent(head+`let:
+  at: {at: {topology: torus:4x4, deadlock: vc, metric: accepted, load: 0.5}}
+paper: x
+ours: "{at:3}"
+expect: {of: at, sign: +}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = EvaluateClaim(context.Background(), src, f.Claims[0])
+	if msg := fmt.Sprint(err, r.Ours, r.Diagnosis); !strings.Contains(msg, "not stationary") {
+		t.Errorf("a quantity at a point not stationary: %v, %+v", err, r)
+	}
+}

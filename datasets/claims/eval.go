@@ -373,7 +373,9 @@ func (e *evaluator) stored(q *Quantity) (Value, error) {
 		case "plateau":
 			sum, n := 0.0, 0
 			for _, s := range c.Sums {
-				if s.Load >= q.From-1e-9 {
+				// A load whose windows were not stationary reads a throughput still
+				// changing: no verdict rests on it (docs/model.md).
+				if s.Load >= q.From-1e-9 && s.Steadiness() != experiment.NotSteady {
 					a, ok := s.Estimate(experiment.Accepted)
 					if !ok {
 						return Value{}, fmt.Errorf("curve %s has no accepted traffic", c.Name)
@@ -409,6 +411,9 @@ func (e *evaluator) stored(q *Quantity) (Value, error) {
 			if !ok {
 				return Value{}, fmt.Errorf("curve %s has no load %g", c.Name, load)
 			}
+			if s.Steadiness() == experiment.NotSteady {
+				return Value{}, fmt.Errorf("curve %s at load %g: %d replication(s) not stationary, so no verdict rests on it (re-run with a longer window)", c.Name, load, s.NonStationary)
+			}
 			if err := setEstimate(it, s, q.Metric); err != nil {
 				return Value{}, fmt.Errorf("curve %s: %w", c.Name, err)
 			}
@@ -437,7 +442,7 @@ func commonLoad(set []*Curve, unsaturated bool) float64 {
 		ok := true
 		for _, c := range set {
 			x, found := c.at(s.Load)
-			if !found || unsaturated && x.SaturatedShare() {
+			if !found || unsaturated && x.SaturatedShare() || x.Steadiness() == experiment.NotSteady {
 				ok = false
 				break
 			}

@@ -26,6 +26,10 @@
 //     bubble flow control);
 //   - NICs inject at most one flit per cycle and eject one flit per cycle.
 //
+// A measurement window is checked for stationarity (stationary.go): when the accepted
+// traffic of its batches drifts, the window becomes warm-up and the run measures the
+// next one, up to Params.StationaryWindows.
+//
 // Source queues are unbounded in the model and latency runs from generation; in
 // memory a queue keeps 32 bytes per waiting message up to a cap, beyond which the PE
 // draws its traffic lazily in the same law (source.go). Runs shorter than about

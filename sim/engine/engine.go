@@ -416,6 +416,7 @@ func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
 	if closed {
 		// Nothing is generated on a timer, and the whole run is measured.
 		cfg.Params.Load, cfg.Params.Warmup, cfg.Params.Measure = 0, 0, 1
+		cfg.Params = cfg.Params.StationaryOff()
 	}
 	p := cfg.Params.withDefaults()
 	if err := p.validate(); err != nil {
@@ -634,18 +635,30 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 		return e.runProgram(ctx)
 	}
 	start := time.Now()
-	end := e.m.end
-	for e.now < end {
-		if e.now&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("run stopped at cycle %d: %w", e.now, err)
+	for {
+		end := e.m.end
+		for e.now < end {
+			if e.now&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("run stopped at cycle %d: %w", e.now, err)
+				}
 			}
+			e.Step()
+			if e.dl != nil || e.err != nil {
+				break
+			}
+			e.skipIdle(end)
 		}
-		e.Step()
-		if e.dl != nil || e.err != nil {
+		// At the window's end: measure the next one if this one is not stationary
+		// (stationary.go), unless the network is stuck in a deadlock, which is then
+		// reported as at the end of a run.
+		if e.dl != nil || e.err != nil || !e.m.runOn(e) {
 			break
 		}
-		e.skipIdle(end)
+		if e.checkDeadlockAtEnd(); e.dl != nil {
+			break
+		}
+		e.m.restart()
 	}
 	if e.err != nil {
 		return nil, e.err
@@ -653,7 +666,7 @@ func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	if e.dl == nil {
 		e.checkDeadlockAtEnd()
 	}
-	e.countLazy(min(e.now, end))
+	e.countLazy(min(e.now, e.m.end))
 	return e.result(time.Since(start)), nil
 }
 

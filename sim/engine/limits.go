@@ -93,7 +93,7 @@ func footprint(z topology.Size, p Params) Footprint {
 	msgs := max(int64(srcBudget), z.Terminals*srcCapMin)
 	inFlight := f.QueueEntries + z.Terminals
 	if p.Load > 0 {
-		cycles := float64(p.Warmup) + float64(p.Measure)
+		cycles := float64(p.lastEnd()) // every window the run may measure
 		if gen := 2*float64(z.Terminals)*cycles*p.Load/p.MeanPacketFlits() + 4096; gen < float64(msgs+inFlight) {
 			inFlight, msgs = min(inFlight, int64(gen)), min(msgs, int64(gen))
 		}

@@ -85,6 +85,7 @@ func TestNoDeadlockEveryBufferSplit(t *testing.T) {
 // checkNoDeadlock runs a saturated point and requires no deadlock and a steady
 // throughput over four windows of the measurement.
 func checkNoDeadlock(t *testing.T, net *topology.Network, rt routing.Func, p Params) {
+	p = p.StationaryOff() // its own four windows, over Warmup + Measure cycles
 	pat, err := traffic.ParsePattern("uniform", net)
 	if err != nil {
 		t.Fatal(err)

@@ -467,7 +467,10 @@ func (w *worker) begin(e *Engine) {
 	we.par, we.wk = nil, w
 	we.allocNow, we.allocNxt = w.list, w.next
 	we.wheel, we.pending = w.wheel, 0
-	w.meter = meter{start: e.m.start, end: e.m.end, chanFlits: e.m.chanFlits, closed: e.m.closed}
+	// The worker counts link flits (chanFlits, shared: each region its own ports) and
+	// keeps those beyond the window for the engine's meter (end).
+	w.meter = meter{start: e.m.start, end: e.m.end, last: e.m.last, chanFlits: e.m.chanFlits, closed: e.m.closed,
+		aheadFlits: w.meter.aheadFlits[:0]}
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts
@@ -488,6 +491,7 @@ func (w *worker) end(e *Engine) {
 	e.pending += we.pending
 	e.m.flitHops += w.meter.flitHops
 	e.m.ejectAll += w.meter.ejectAll
+	e.m.aheadFlits = append(e.m.aheadFlits, w.meter.aheadFlits...)
 	e.lastMove = max(e.lastMove, we.lastMove)
 	if e.err == nil {
 		e.err = we.err // a routing that gave virtual output queues several ports (routeOnce)

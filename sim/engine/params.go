@@ -144,6 +144,24 @@ type Params struct {
 	// SaturationTolerance: the run is saturated when the flits generated in the window
 	// exceed those delivered by more than this fraction (0.02) plus four packets per PE.
 	SaturationTolerance float64 `yaml:"saturation_tolerance" json:"saturation_tolerance"`
+	// StationaryBatches cuts the measurement window into this many batches of equal
+	// length (within a cycle) and checks that the window is stationary: that the
+	// accepted traffic of its last half of the batches agrees with its first half's
+	// (stationary.go; 10). 0 turns the check off, the model before it existed: no
+	// verdict, no extension, and StationaryTolerance and StationaryWindows unused. It
+	// does not apply to closed-loop runs. The three stationary fields are left out of
+	// JSON at zero (keys of points stored before the check stay the same) and always
+	// in YAML, so that a spec saying 0 reads back 0.
+	StationaryBatches int `yaml:"stationary_batches" json:"stationary_batches,omitempty"`
+	// StationaryTolerance is the drift the check allows: the halves' accepted traffic
+	// may differ by this fraction of the window's mean (0.02), or by what the batch
+	// means' own noise explains at 95 %, whichever is larger.
+	StationaryTolerance float64 `yaml:"stationary_tolerance" json:"stationary_tolerance,omitempty"`
+	// StationaryWindows is how many windows of Measure cycles a run measures at most
+	// (4): a window that fails the check becomes warm-up and the next one is measured,
+	// in the same simulation, until one passes or this many have run; the last one is
+	// reported, marked not stationary if it failed. 1 checks without running on.
+	StationaryWindows int `yaml:"stationary_windows" json:"stationary_windows,omitempty"`
 	// TransitPriority gives packets in transit priority over packets being injected when
 	// both want the same output port (BlueGene/L's congestion control, which the
 	// twisted-tori paper's router has); false: round-robin among all inputs. Left out of
@@ -186,8 +204,23 @@ type Params struct {
 // [J] §6.1) with one cycle per link and per routing decision, where they are silent.
 func Defaults() Params {
 	return Params{PacketFlits: 4, LinkLatency: 1, RoutingDelay: 1, PortFlits: 128,
-		Warmup: 5000, Measure: 20000, Seed: 1, Watchdog: 10000, SaturationTolerance: 0.02}
+		Warmup: 5000, Measure: 20000, Seed: 1, Watchdog: 10000, SaturationTolerance: 0.02,
+		StationaryBatches: DefaultStationaryBatches, StationaryTolerance: DefaultStationaryTolerance, StationaryWindows: DefaultStationaryWindows}
 }
+
+// The stationarity check's defaults (docs/model.md, "Stationary windows"): ten batch
+// means, a drift of at most 2 % (the share of undelivered traffic that makes a run
+// saturated), and at most four windows.
+const (
+	DefaultStationaryBatches   = 10
+	DefaultStationaryTolerance = 0.02
+	DefaultStationaryWindows   = 4
+	// MaxStationaryBatches bounds the batches of a window: the meter keeps their
+	// counts in a fixed array.
+	MaxStationaryBatches = 100
+	// MaxStationaryWindows bounds the windows of a run.
+	MaxStationaryWindows = 1000
+)
 
 // withDefaults fills the two fields whose zero value means "as usual".
 func (p Params) withDefaults() Params {
@@ -335,7 +368,44 @@ func (p *Params) validate() error {
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
 	}
+	return p.validateStationary()
+}
+
+// validateStationary checks the stationarity check's parameters.
+func (p *Params) validateStationary() error {
+	if p.StationaryBatches == 0 {
+		return nil // off: the other two are not used
+	}
+	switch k := p.StationaryBatches; {
+	case k < 4 || k > MaxStationaryBatches:
+		return fmt.Errorf("%d stationary batches: accepted are 0 (no check) or 4 to %d (halves of at least two batches)", k, MaxStationaryBatches)
+	case p.Measure < int64(k):
+		return fmt.Errorf("a measurement window of %d cycles cannot be cut into %d stationary batches: accepted are at most as many batches as cycles", p.Measure, k)
+	case !(p.StationaryTolerance >= 0 && p.StationaryTolerance < 1): // NaN too
+		return fmt.Errorf("stationary tolerance %g: accepted are 0 to 1 (a fraction of the accepted traffic, e.g. 0.02)", p.StationaryTolerance)
+	case p.StationaryWindows < 1 || p.StationaryWindows > MaxStationaryWindows:
+		return fmt.Errorf("%d stationary windows: accepted are 1 (check only) to %d", p.StationaryWindows, MaxStationaryWindows)
+	case p.Measure > (MaxCycles-p.Warmup)/int64(p.StationaryWindows):
+		return fmt.Errorf("warm-up %d + %d windows of %d cycles: accepted are at most %d cycles in all", p.Warmup, p.StationaryWindows, p.Measure, int64(MaxCycles))
+	}
 	return nil
+}
+
+// StationaryOff is p with the stationarity check off (StationaryBatches 0) and its
+// other two parameters cleared, which then mean nothing: the canonical form of a run
+// without the check, whose key is that of a point stored before the check existed.
+func (p Params) StationaryOff() Params {
+	p.StationaryBatches, p.StationaryTolerance, p.StationaryWindows = 0, 0, 0
+	return p
+}
+
+// lastEnd is the latest cycle a run's measurement may end: the end of its last
+// window (the window's end without the check).
+func (p Params) lastEnd() int64 {
+	if p.StationaryBatches == 0 || p.StationaryWindows <= 1 {
+		return p.Warmup + p.Measure
+	}
+	return p.Warmup + int64(p.StationaryWindows)*p.Measure
 }
 
 // inseeOption names the INSEE router option that p sets, for error messages.

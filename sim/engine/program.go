@@ -76,7 +76,7 @@ type ClosedLoop struct {
 func (e *Engine) initProgram(p Program) {
 	e.prog = p
 	e.progSend = e.sendProgramMessage
-	e.m.start, e.m.end = 0, math.MaxInt64
+	e.m.start, e.m.end, e.m.last = 0, math.MaxInt64, math.MaxInt64
 	e.m.initClosed(e)
 }
 

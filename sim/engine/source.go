@@ -185,9 +185,10 @@ func (e *Engine) generate(src int) bool {
 
 // horizon is the number of waiting flits beyond which a new message cannot start
 // before the run ends: the NIC starts at most one flit per cycle, a whole packet
-// (L flits) at a time.
+// (L flits) at a time. A run that may measure more windows (stationary.go) may end
+// as late as its last one.
 func (e *Engine) horizon() int64 {
-	return max(e.m.end-e.now, 0) + int64(e.L)
+	return max(e.m.last-e.now, 0) + int64(e.L)
 }
 
 // keep queues a message at PE src and makes its NIC active.

@@ -127,11 +127,32 @@ type meter struct {
 	msgLat               Histogram
 	chanFlits            []int64      // per output port, window only
 	closed               *closedMeter // closed-loop runs only
+
+	// The stationarity check (stationary.go): k batches of the window (0: no check),
+	// the flits delivered in each, the windows measured so far and at most, and last,
+	// the end of the last window the run may measure (end without the check), before
+	// which what falls beyond end is kept ahead for the next window.
+	k                      int
+	batch                  int                             // batchOf's cursor
+	bounds                 [MaxStationaryBatches + 1]int64 // first cycle of each batch, and end
+	measure                int64
+	tolerance              float64
+	windows, maxWindows    int
+	last                   int64
+	batchFlits             [MaxStationaryBatches]int64
+	aheadDel, spareDel     []pendingDelivery
+	aheadFlits, spareFlits []pendingFlits
 }
 
 func (m *meter) init(e *Engine) {
 	m.start, m.end = e.p.Warmup, e.p.Warmup+e.p.Measure
 	m.chanFlits = sysmem.MakeHuge[int64](e.net.TotalPorts())
+	m.last, m.windows, m.maxWindows = m.end, 1, 1
+	if e.p.StationaryBatches > 0 {
+		m.k, m.measure, m.tolerance = e.p.StationaryBatches, e.p.Measure, e.p.StationaryTolerance
+		m.maxWindows, m.last = e.p.StationaryWindows, e.p.lastEnd()
+		m.setBatches()
+	}
 }
 
 func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }
@@ -145,16 +166,31 @@ func (m *meter) generated(t int64, packets int, flits int64) {
 }
 
 // channel counts n flits leaving output port out at cycles t, t+1, ..., t+n-1, as far
-// as they fall in the window.
+// as they fall in the window; flits beyond it are kept ahead when a later window may
+// be measured.
 func (m *meter) channel(out int, t, n int64) {
 	lo, hi := max(t, m.start), min(t+n, m.end)
 	if hi > lo {
 		m.chanFlits[out] += hi - lo
 	}
+	if t+n > m.end && m.end < m.last {
+		from := max(t, m.end)
+		m.aheadFlits = append(m.aheadFlits, pendingFlits{at: from, n: t + n - from, out: int32(out)})
+	}
 }
 
+// delivered counts packet pk, whose tail reaches its NIC at cycle at (msgDone: the
+// last packet of its message, generated at msgGen).
 func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen int64) {
-	if !m.in(at) {
+	if at < m.start || at >= m.end {
+		if at >= m.end && at < m.last { // counted if the run measures the next window
+			d := pendingDelivery{at: at, flits: int64(pk.flits), netLat: at - pk.inj, e2eLat: at - pk.gen, msgLat: -1,
+				hops: pk.hops, escHops: pk.escHops, intHops: pk.intHops}
+			if msgDone {
+				d.msgLat = at - msgGen
+			}
+			m.aheadDel = append(m.aheadDel, d)
+		}
 		return
 	}
 	m.delPackets++
@@ -169,6 +205,30 @@ func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen 
 	m.e2eLat.Add(at - pk.gen)
 	if msgDone {
 		m.msgLat.Add(at - msgGen)
+	}
+	if m.k > 0 {
+		m.batchFlits[m.batchOf(at)] += int64(pk.flits)
+	}
+}
+
+// count adds a delivery kept ahead (restart), as delivered does.
+func (m *meter) count(d *pendingDelivery) {
+	if d.at >= m.end {
+		m.aheadDel = append(m.aheadDel, *d)
+		return
+	}
+	m.delPackets++
+	m.delFlits += d.flits
+	m.hops += int64(d.hops)
+	m.escHops += int64(d.escHops)
+	m.intHops += int64(d.intHops)
+	m.netLat.Add(d.netLat)
+	m.e2eLat.Add(d.e2eLat)
+	if d.msgLat >= 0 {
+		m.msgLat.Add(d.msgLat)
+	}
+	if m.k > 0 {
+		m.batchFlits[m.batchOf(d.at)] += d.flits
 	}
 }
 
@@ -236,6 +296,10 @@ type Result struct {
 	// Closed holds what a closed-loop run (Config.Program) measured, which also
 	// covers the whole run in the figures above; nil for open-loop runs.
 	Closed *ClosedLoop `json:"closed_loop,omitempty"`
+	// Stationarity is the stationarity check's verdict on the window measured
+	// (stationary.go); nil when the check is off (Params.StationaryBatches 0) and in
+	// closed-loop runs.
+	Stationarity *Stationarity `json:"stationarity,omitempty"`
 }
 
 // ClassUtil is the utilisation of the switch-to-switch channels that leave the
@@ -350,6 +414,10 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 	}
 	r.ExternalUtilMean, r.ExternalUtilMax = meanMax(ext)
 	r.InternalUtilMean, r.InternalUtilMax = meanMax(in)
+	if m.k > 0 && e.prog == nil {
+		r.Stationarity = m.stationarity(min(e.now, m.end), e.net.Terminals())
+		r.Stationarity.Stationary = r.Stationarity.Stationary && e.dl == nil
+	}
 	return r
 }
 

@@ -30,6 +30,7 @@ func (p Point) engineParams() engine.Params {
 	q := p.Params
 	if p.ClosedLoop() {
 		q.Load, q.Warmup, q.Measure = 0, 0, 1
+		q = q.StationaryOff() // run to the end: no window to check
 	}
 	return q
 }

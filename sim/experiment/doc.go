@@ -22,6 +22,9 @@
 //	engine:                                  # engine.Params by YAML name; default engine.Defaults()
 //	  warmup: 5000
 //	  measure: 20000
+//	  stationary_batches: 10                 # check the window's accepted traffic does not drift; 0: no check
+//	  stationary_tolerance: 0.02             # drift allowed beyond the batches' noise
+//	  stationary_windows: 4                  # windows measured at most (a drifting one becomes warm-up)
 //	loads: [0.05, 0.1, 0.15]                 # offered loads, flits/cycle/PE
 //	past_saturation: 3                       # stop a curve 3 loads after its first saturated one; default 0: every load
 //	seeds: 30                                # replications per point (the most, with precision); default 1
@@ -80,7 +83,10 @@
 // delivered) are left out of its N. A curve's saturation load is the lowest load at
 // which at least half of the replications saturated (Result.Saturated); its
 // saturation throughput is the highest mean accepted traffic over its loads, with
-// that load's confidence interval (Saturations).
+// that load's confidence interval (Saturations). A run's window is checked for
+// stationarity (engine.Stationarity; docs/model.md): Summarize counts the replications
+// that were not stationary and those not checked, a point with one that was not is
+// NotSteady, and Saturations leave such points out.
 //
 // Without precision every point runs seeds replications, as the papers' 30 do. With
 // a precision block (Precision) a point first runs min_seeds replications (seeds Seed

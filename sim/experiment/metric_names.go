@@ -42,6 +42,13 @@ const (
 	ExternalUtilMax  MetricName = "external_util_max"
 	InternalUtilMean MetricName = "internal_util_mean"
 	InternalUtilMax  MetricName = "internal_util_max"
+	// Stationary summarises as the share of the replications checked whose window
+	// was stationary (engine.Stationarity; NaN for runs without the check);
+	// StationaryWindows is the windows a run measured, StationaryDrift the trend of
+	// its accepted traffic between the window's halves, relative to its mean.
+	Stationary        MetricName = "stationary"
+	StationaryWindows MetricName = "stationary_windows"
+	StationaryDrift   MetricName = "stationary_drift"
 	// LatencyNetworkFlitMean and LatencyNetworkFlitP99 are per flit (per cell on the
 	// EXTOLL card), open and closed loop; see engine.Result.LatencyNetworkFlit.
 	LatencyNetworkFlitMean MetricName = "latency_network_flit_mean"

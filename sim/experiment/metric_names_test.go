@@ -13,6 +13,7 @@ func TestMetricNamesCoverEveryMetric(t *testing.T) {
 		LatencyNetworkMax, LatencyE2EMean, LatencyE2EP50, LatencyE2EP90, LatencyE2EP99, LatencyE2EMax, LatencyMessageMean,
 		LatencyMessageP50, LatencyMessageP90, LatencyMessageP99, LatencyMessageMax, Hops, InternalHops, AdaptiveHopsShare, EscapeHopsShare, Saturated, Deadlocked, FlitHops,
 		PacketsGenerated, PacketsDelivered, ExternalUtilMean, ExternalUtilMax, InternalUtilMean, InternalUtilMax,
+		Stationary, StationaryWindows, StationaryDrift,
 		ExecutionCycles, LatencyNetworkFlitMean, LatencyNetworkFlitP99, LatencyE2EFlitMean, LatencyE2EFlitP99,
 		SwitchUtilisation, SwitchUtilisationMax, Messages, LocalMessages, Bytes}
 	var names []string

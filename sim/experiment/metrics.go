@@ -20,7 +20,7 @@ func b2f(b bool) float64 {
 }
 
 // metrics are the metrics a spec may ask for, by CSV column name. Flags (saturated,
-// deadlocked) summarise as the share of replications that raised them.
+// deadlocked, stationary) summarise as the share of replications that raised them.
 var metrics = []metric{
 	{"offered", func(r *engine.Result) float64 { return r.Offered }},
 	{"accepted", func(r *engine.Result) float64 { return r.Accepted }},
@@ -52,6 +52,9 @@ var metrics = []metric{
 	{"external_util_max", func(r *engine.Result) float64 { return r.ExternalUtilMax }},
 	{"internal_util_mean", func(r *engine.Result) float64 { return r.InternalUtilMean }},
 	{"internal_util_max", func(r *engine.Result) float64 { return r.InternalUtilMax }},
+	{"stationary", stationarity(func(s *engine.Stationarity) float64 { return b2f(s.Stationary) })},
+	{"stationary_windows", stationarity(func(s *engine.Stationarity) float64 { return float64(s.Windows) })},
+	{"stationary_drift", stationarity(func(s *engine.Stationarity) float64 { return s.Drift })},
 	// Closed-loop runs (NaN for open-loop ones).
 	{"execution_cycles", closed(func(c *engine.ClosedLoop) float64 {
 		if c.ExecutionCycles < 0 { // the run stopped (a deadlock) before the program ended
@@ -95,6 +98,17 @@ func flitLatency(get func(engine.Stats) float64) func(*engine.Result) float64 {
 			return math.NaN()
 		}
 		return get(s)
+	}
+}
+
+// stationarity reads a figure of the stationarity check, NaN for a run without it
+// (the check off, a closed-loop run, a record made before the check existed).
+func stationarity(get func(*engine.Stationarity) float64) func(*engine.Result) float64 {
+	return func(r *engine.Result) float64 {
+		if r.Stationarity == nil {
+			return math.NaN()
+		}
+		return get(r.Stationarity)
 	}
 }
 

@@ -220,6 +220,12 @@ func (s Spec) withDefaults() Spec {
 			s.Metrics = DefaultClosedMetrics()
 		}
 		s.Engine.Warmup, s.Engine.Measure = 0, 0
+		s.Engine = s.Engine.StationaryOff() // run to the end: no window to check
+	}
+	if s.Engine.StationaryBatches == 0 {
+		// The check off: its tolerance and windows mean nothing, and are cleared so
+		// that the points are those of the model before the check (their keys too).
+		s.Engine = s.Engine.StationaryOff()
 	}
 	if len(s.Traffic) == 0 && !s.closed() {
 		s.Traffic = d.Traffic

@@ -109,7 +109,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{base + "seeds: 0\n", "bad.yaml:3: seeds: 0 replications: accepted are 1 to 10000"},
 		{base + "engine:\n  load: 0.3\n", "bad.yaml:4: engine.load: not allowed here: the offered load comes from loads: at the top level"},
 		{base + "engine:\n  seed: 3\n", "bad.yaml:4: engine.seed: not allowed here: the seed comes from seed: and seeds: at the top level"},
-		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, channels, threads"},
+		{base + "engine:\n  warmpu: 3\n", "bad.yaml:4: engine.warmpu: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, stationary_batches, stationary_tolerance, stationary_windows, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, channels, threads"},
 		{base + "engine:\n  measure: [1, 2]\n", "bad.yaml:4: engine.measure: want an integer, got a list"},
 		{base + "engine:\n  measure: 2.5\n", `bad.yaml:4: engine.measure: want an integer, got "2.5"`},
 		{base + "engine:\n  channels: maybe\n", `bad.yaml:4: engine.channels: want true or false, got "maybe"`},
@@ -234,12 +234,19 @@ func TestCurvesCanonical(t *testing.T) {
 
 // TestKeyGolden pins the key of one point: a change here silently orphans every
 // stored result, so it must be deliberate (bump ModelVersion instead when results
-// change). The key is model version 2's.
+// change). The key is model version 2's, of the point without the stationarity
+// check, as the stored results ran; the same point with the check's defaults has a
+// key of its own, pinned too.
 func TestKeyGolden(t *testing.T) {
 	p := NewPoint("twin:4x4x4/D", 0.3)
 	p.Routing, p.Tie, p.Sizes = "dort", "plus", "1" // as a spec names them
+	checked := p
+	p.Params = p.Params.StationaryOff()
 	if got, want := p.Key(), "0a270cd3a282c35a68d0aa7680bdd012a9027bafd55fa6c13a235051910af3cb"; got != want {
 		t.Errorf("key %s, want %s; canonical form:\n%s", got, want, p.canonicalJSON())
+	}
+	if got, want := checked.Key(), "785496d7b571d425f59b1e250e01e86a055f81cda409d64dca68660a52f5bf96"; got != want {
+		t.Errorf("key with the stationarity check %s, want %s; canonical form:\n%s", got, want, checked.canonicalJSON())
 	}
 	seen := map[string]string{p.Key(): "base"}
 	for what, change := range map[string]func(*Point){
@@ -251,6 +258,10 @@ func TestKeyGolden(t *testing.T) {
 		"buffer":      func(p *Point) { p.External = engine.Buffer{VCs: 2, Flits: 64} },
 		"topology":    func(p *Point) { p.Topology = "twin:4x4x4/A" },
 		"warmup 0":    func(p *Point) { p.Warmup = 0 },
+		"checked":     func(p *Point) { p.Params = checked.Params },
+		"tolerance":   func(p *Point) { p.Params = checked.Params; p.StationaryTolerance = 0.05 },
+		"windows":     func(p *Point) { p.Params = checked.Params; p.StationaryWindows = 1 },
+		"batches":     func(p *Point) { p.Params = checked.Params; p.StationaryBatches = 20 },
 	} {
 		q := p
 		change(&q)

@@ -58,6 +58,10 @@ type Summary struct {
 	// Deadlocked counts the replications that stopped on a deadlock (from a summary
 	// CSV: known when it has the deadlocked metric, else 0).
 	Deadlocked int
+	// NonStationary counts the replications whose window failed the stationarity
+	// check (engine.Stationarity), Unchecked those without a verdict: run without
+	// the check, or read from a summary table made before it existed.
+	NonStationary, Unchecked int
 	// Estimates holds one Estimate per metric asked for, by metric name.
 	Estimates map[string]Estimate
 }
@@ -65,6 +69,36 @@ type Summary struct {
 // SaturatedShare tells whether the point counts as saturated: at least half of its
 // replications saturated (the rule of the automatic load search).
 func (s Summary) SaturatedShare() bool { return 2*s.Saturated >= s.N && s.N > 0 }
+
+// Steadiness is what a point's replications say of their windows' stationarity.
+type Steadiness int
+
+const (
+	// SteadyUnknown: no replication failed the check and some were not checked (a
+	// run without it, a table made before it existed).
+	SteadyUnknown Steadiness = iota
+	// Steady: every replication was checked and found stationary.
+	Steady
+	// NotSteady: at least one replication's window was not stationary, even after
+	// the windows the check may run on: its mean is no steady-state figure, and no
+	// verdict rests on it.
+	NotSteady
+)
+
+func (s Steadiness) String() string {
+	return [...]string{"unknown", "stationary", "not stationary"}[s]
+}
+
+// Steadiness tells whether the point's windows were stationary (Steadiness).
+func (s Summary) Steadiness() Steadiness {
+	switch {
+	case s.NonStationary > 0:
+		return NotSteady
+	case s.Unchecked > 0 || s.N == 0:
+		return SteadyUnknown
+	}
+	return Steady
+}
 
 // group is the records of one curve at one load.
 type group struct {
@@ -134,6 +168,12 @@ func Summarize(records []Record, metrics ...string) []Summary {
 			if r.Result.Deadlock != nil {
 				s.Deadlocked++
 			}
+			switch st := r.Result.Stationarity; {
+			case st == nil:
+				s.Unchecked++
+			case !st.Stationary:
+				s.NonStationary++
+			}
 		}
 		for _, name := range metrics {
 			m, ok := metricByName(name)
@@ -176,14 +216,20 @@ type Saturation struct {
 	CurveKey string
 	// Load is the lowest load at which at least half the replications saturated;
 	// NaN if none did. Below is the highest load under it that did not saturate
-	// (NaN if none ran): the saturation point lies in (Below, Load].
+	// (NaN if none ran): the saturation point lies in (Below, Load]. Loads that were
+	// not stationary (Summary.Steadiness) are left out of both: whether a window
+	// whose throughput still changes keeps up with its load is not known, and the
+	// bracket holds whatever it would show.
 	Load, Below float64
 	// Throughput is the saturation throughput: the accepted traffic at PeakLoad, the
 	// load where its mean over replications is highest (flits/cycle/PE). Loads where a
 	// replication deadlocked give none: what a run delivered before it stopped is no
-	// throughput the network sustains.
+	// throughput the network sustains. Nor do loads that were not stationary
+	// (Summary.Steadiness): their windows read a throughput still changing.
 	Throughput Estimate
 	PeakLoad   float64
+	// NotSteady counts the loads left out as not stationary.
+	NotSteady int
 }
 
 // Saturations reports, for each curve among the records, its saturation load and
@@ -202,6 +248,10 @@ func SaturationsOf(summaries []Summary) []Saturation {
 				Throughput: Estimated(nil), PeakLoad: math.NaN()})
 		}
 		c := &out[len(out)-1]
+		if s.Steadiness() == NotSteady {
+			c.NotSteady++
+			continue
+		}
 		if s.SaturatedShare() {
 			if math.IsNaN(c.Load) {
 				c.Load = s.Load

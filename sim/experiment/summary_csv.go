@@ -63,7 +63,15 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("read summary CSV: line %d: n %q and saturated %q must be integers", line, row[at("n")], row[at("saturated")])
 		}
-		s.N, s.Saturated = n, sat
+		s.N, s.Saturated, s.Unchecked = n, sat, n // no stationarity columns: none checked
+		if c := at("not_stationary"); c >= 0 {
+			ns, err1 := strconv.Atoi(row[c])
+			un, err2 := strconv.Atoi(row[at("unchecked")])
+			if err1 != nil || err2 != nil || ns < 0 || un < 0 || ns+un > n {
+				return nil, fmt.Errorf("read summary CSV: line %d: not_stationary %q and unchecked %q must be counts of at most n (%d) together", line, row[c], row[at("unchecked")], n)
+			}
+			s.NonStationary, s.Unchecked = ns, un
+		}
 		for i, m := range metrics {
 			var e Estimate
 			c := len(fixed) + 4*i
@@ -85,18 +93,27 @@ func ReadSummaryCSV(r io.Reader) ([]Summary, error) {
 }
 
 // summaryLayout is the summary table layout whose columns head begins with: today's
-// (with workload and mapping for closed-loop tables), or one without the selection
-// column (files written before issue 11). When none matches it is today's open-loop
-// layout, which the caller reports as the one wanted.
+// (with workload and mapping for closed-loop tables), one without the stationarity
+// columns (files written before the check existed: every replication unchecked), or
+// one without the selection column either (files written before issue 11). When none
+// matches it is today's open-loop layout, which the caller reports as the one wanted.
 func summaryLayout(head []string) []string {
 	for _, closed := range []bool{true, false} {
-		for _, selection := range []bool{true, false} {
-			cols := summaryColumns(closed)
-			if !selection {
-				cols = slices.DeleteFunc(cols, func(c string) bool { return c == "selection" })
-			}
-			if len(head) >= len(cols) && slices.Equal(head[:len(cols)], cols) {
-				return cols
+		for _, stationarity := range []bool{true, false} {
+			for _, selection := range []bool{true, false} {
+				if closed && !stationarity {
+					continue // closed-loop tables never had them
+				}
+				cols := summaryColumns(closed)
+				if !stationarity {
+					cols = slices.DeleteFunc(cols, func(c string) bool { return c == "not_stationary" || c == "unchecked" })
+				}
+				if !selection {
+					cols = slices.DeleteFunc(cols, func(c string) bool { return c == "selection" })
+				}
+				if len(head) >= len(cols) && slices.Equal(head[:len(cols)], cols) {
+					return cols
+				}
 			}
 		}
 	}

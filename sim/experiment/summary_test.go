@@ -118,7 +118,7 @@ func TestTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(srows[0], ","); got != "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,accepted_mean,accepted_sd,accepted_low,accepted_high" || len(srows) != 7 {
+	if got := strings.Join(srows[0], ","); got != "curve,curve_key,topology,routing,selection,deadlock,tie,traffic,sizes,load,n,saturated,not_stationary,unchecked,accepted_mean,accepted_sd,accepted_low,accepted_high" || len(srows) != 7 {
 		t.Errorf("summary CSV: %d rows, header %s", len(srows), got)
 	}
 	var sat bytes.Buffer

@@ -4,9 +4,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/twintorus/twintorus/sim/engine"
 )
 
 // Row is one record as a flat table row: the point's axes, its load and seed, and the
@@ -69,6 +73,18 @@ type Row struct {
 	ExternalUtilMax     float64 `parquet:"external_util_max"`
 	InternalUtilMean    float64 `parquet:"internal_util_mean"`
 	InternalUtilMax     float64 `parquet:"internal_util_max"`
+	// The stationarity check (engine.Stationarity): stationary is true or false, or
+	// unknown for a run without the check (a record made before it existed, the check
+	// off, a closed-loop run). The window measured is Measure cycles from
+	// window_start, the last of windows (1 without the check); the drift and noise
+	// of its accepted traffic (NaN when unknown), and its batches' accepted traffic,
+	// separated by spaces.
+	Stationary      string  `parquet:"stationary"`
+	Windows         int64   `parquet:"windows"`
+	WindowStart     int64   `parquet:"window_start"`
+	StationaryDrift float64 `parquet:"stationary_drift"`
+	StationaryNoise float64 `parquet:"stationary_noise"`
+	BatchAccepted   string  `parquet:"batch_accepted"`
 
 	// Closed-loop runs: the workload and mapping, and what they measured (NaN in the
 	// rows of open-loop runs), except the network latency per flit, which open-loop
@@ -89,6 +105,7 @@ type Row struct {
 func RowOf(r *Record) Row {
 	p, res := r.Point, r.Result
 	row := openRow(r)
+	stationaryRow(&row, res.Stationarity)
 	row.Workload, row.Mapping = p.Workload, p.Mapping
 	for _, c := range []struct {
 		dst  *float64
@@ -124,7 +141,26 @@ func openRow(r *Record) Row {
 		FlitHops: res.FlitHops, Cycles: res.Cycles, PacketsGenerated: res.PacketsGenerated, PacketsDelivered: res.PacketsDelivered,
 		ExternalUtilMean: res.ExternalUtilMean, ExternalUtilMax: res.ExternalUtilMax,
 		InternalUtilMean: res.InternalUtilMean, InternalUtilMax: res.InternalUtilMax,
+		Stationary: Unknown, Windows: 1, WindowStart: p.Warmup, StationaryDrift: math.NaN(), StationaryNoise: math.NaN(),
 	}
+}
+
+// Unknown is the stationary column of a run that was not checked.
+const Unknown = "unknown"
+
+// stationaryRow fills the stationarity columns of a checked run.
+func stationaryRow(row *Row, s *engine.Stationarity) {
+	if s == nil {
+		return
+	}
+	row.Stationary = strconv.FormatBool(s.Stationary)
+	row.Windows, row.WindowStart = int64(s.Windows), s.WindowStart
+	row.StationaryDrift, row.StationaryNoise = s.Drift, s.Noise
+	b := make([]string, len(s.Batches))
+	for i, x := range s.Batches {
+		b[i] = ftoa(x)
+	}
+	row.BatchAccepted = strings.Join(b, " ")
 }
 
 // Rows flattens records, sorted canonically (SortRecords) so that the table does not
@@ -197,15 +233,18 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 func summaryColumns(closed bool) []string {
 	head := []string{"curve", "curve_key", "topology", "routing", "selection", "deadlock", "tie", "traffic", "sizes"}
 	if closed {
-		head = append(head, "workload", "mapping")
+		return append(head, "workload", "mapping", "load", "n", "saturated")
 	}
-	return append(head, "load", "n", "saturated")
+	return append(head, "load", "n", "saturated", "not_stationary", "unchecked")
 }
 
 // WriteSummaryCSV writes one row per (curve, load): the curve's axes, n replications,
-// how many saturated, and for each metric its mean, standard deviation and 95 %
-// confidence interval (columns METRIC_mean, METRIC_sd, METRIC_low, METRIC_high).
-// Tables with closed-loop curves have two more axis columns, workload and mapping.
+// how many saturated, how many were not stationary and how many were not checked
+// (Summary.NonStationary, Unchecked), and for each metric its mean, standard
+// deviation and 95 % confidence interval (columns METRIC_mean, METRIC_sd,
+// METRIC_low, METRIC_high). Tables with closed-loop curves have two more axis
+// columns, workload and mapping, and no stationarity columns (a closed-loop run has
+// no window).
 func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 	cw := csv.NewWriter(w)
 	closed := slices.ContainsFunc(summaries, func(s Summary) bool { return s.Point.ClosedLoop() })
@@ -223,6 +262,9 @@ func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 			line = append(line, p.Workload, p.Mapping)
 		}
 		line = append(line, ftoa(s.Load), strconv.Itoa(s.N), strconv.Itoa(s.Saturated))
+		if !closed {
+			line = append(line, strconv.Itoa(s.NonStationary), strconv.Itoa(s.Unchecked))
+		}
 		for _, m := range metrics {
 			e, ok := s.Estimates[m]
 			if !ok {
@@ -242,15 +284,16 @@ func WriteSummaryCSV(w io.Writer, summaries []Summary, metrics []string) error {
 }
 
 // WriteSaturationCSV writes one row per curve: saturation load and the bracket below
-// it, and the saturation throughput with its 95 % confidence interval.
+// it, the saturation throughput with its 95 % confidence interval, and the loads left
+// out of both as not stationary (Saturation.NotSteady).
 func WriteSaturationCSV(w io.Writer, sats []Saturation) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"curve", "curve_key", "saturation_load", "below", "throughput", "throughput_low", "throughput_high", "peak_load", "n"}); err != nil {
+	if err := cw.Write([]string{"curve", "curve_key", "saturation_load", "below", "throughput", "throughput_low", "throughput_high", "peak_load", "n", "not_stationary_loads"}); err != nil {
 		return fmt.Errorf("write saturation CSV: %w", err)
 	}
 	for _, s := range sats {
 		t := s.Throughput
-		if err := cw.Write([]string{s.Curve, s.CurveKey, ftoa(s.Load), ftoa(s.Below), ftoa(t.Mean), ftoa(t.Low), ftoa(t.High), ftoa(s.PeakLoad), strconv.Itoa(t.N)}); err != nil {
+		if err := cw.Write([]string{s.Curve, s.CurveKey, ftoa(s.Load), ftoa(s.Below), ftoa(t.Mean), ftoa(t.Low), ftoa(t.High), ftoa(s.PeakLoad), strconv.Itoa(t.N), strconv.Itoa(s.NotSteady)}); err != nil {
 			return fmt.Errorf("write saturation CSV: %w", err)
 		}
 	}
