@@ -18,6 +18,9 @@ run: setup
 ## targets for a short time, and every notebook run in the live Jupyter in quick mode.
 ## At most 20 minutes on a quiet 2-core machine; BENCHMARKS.md has where the time goes.
 test: setup setup-browser setup-slurm vet gotest fuzz notebooks
+# make test's notebook step opens every notebook (notebooks.TestRunAllNotebooks), so its
+# Go step need not (notebooks.StepFollowsEnv).
+test: NOTEBOOK_STEP_FOLLOWS = TWINTORUS_NOTEBOOK_STEP_FOLLOWS=1
 
 ## test-long: make test with the acceptance runs at full length (TWINTORUS_LONG=1: the
 ## no-deadlock runs of 100,000 cycles and every selection function on the 512-PE 5DT
@@ -55,7 +58,7 @@ vet:
 ## is (scripts/gotest.sh says how). GOTESTFLAGS="--json DIR" keeps every package's
 ## events for tools/testtimes (BENCHMARKS.md's table).
 gotest:
-	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
+	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 $(NOTEBOOK_STEP_FOLLOWS) GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
 	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
 
 ## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the
@@ -68,7 +71,7 @@ fuzz:
 ## fails on a cell error or a chart not drawn. scripts/run-notebooks.sh executes them
 ## headless instead (--inplace refreshes the committed outputs)
 notebooks: setup setup-browser
-	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
+	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS) --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
 
 ## reproduce: the full runs of one stored experiment (NAME is a file of datasets/experiments/
 ## without .yaml, e.g. make reproduce NAME=3dt-configurations), resumable, into

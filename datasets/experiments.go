@@ -34,10 +34,10 @@ func Result(file string) ([]byte, error) {
 // adaptive-summary.csv and, added later, one file per experiment: adaptive routing's
 // (issue 11) selection-functions-* and adaptive-vs-3d, the C-switch and KNS papers' (issue 14; KNS at 64K nodes in the kns-64k-* files), issue
 // 12's (5DT vs 3D) extoll-summary.csv, ndt-fig6-summary.csv and ndt-fig6-8k-summary.csv, the KNS hot-spot runs
-// with spread hot PEs, the twisted tori's escape-return runs and the 1024-PE selection functions
-// re-run with the stationarity check (issue 38), and the twisted tori's
-// larger runs (issue 13) in twisted-summary.csv, each with its records file (see
-// results/README.md).
+// with spread hot PEs and the twisted tori's escape-return runs (issue 38), the twisted
+// tori's 2D patterns and the 1024-PE selection functions re-run with the stationarity check
+// (issue 38), and the twisted tori's larger runs (issue 13) in
+// twisted-summary.csv, each with its records file (see results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"selection-functions-5dt-summary.csv", "adaptive-vs-3d-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
 	"selection-functions-1024-summary.csv",
@@ -45,7 +45,8 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
 	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
 	"kns-256-hotspot-summary.csv", "kns-256-hotspot-torus-summary.csv",
-	"kns-256-hotspot-spread-summary.csv", "kns-256-hotspot-spread-torus-summary.csv", "twisted-return-2d-summary.csv", "kns-4k-summary.csv",
+	"kns-256-hotspot-spread-summary.csv", "kns-256-hotspot-spread-torus-summary.csv", "twisted-return-2d-summary.csv",
+	"twisted-patterns-2d-summary.csv", "kns-4k-summary.csv",
 	"kns-4k-permutations-summary.csv", "kns-4k-more-summary.csv", "kns-4k-torus-summary.csv",
 	"kns-4k-more-permutations-summary.csv", "kns-4k-torus-permutations-summary.csv",
 	"extoll-summary.csv", "ndt-fig6-summary.csv", "ndt-fig6-8k-summary.csv", "twisted-summary.csv",

@@ -37,6 +37,7 @@ type AppRow struct {
 	Series        string // one of AppSeries
 	Topology      string
 	Routing       string
+	Tie           string // the tie rule of the run (the 3D tori's routes have no ties)
 	Metrics       map[experiment.MetricName]experiment.Estimate
 	Replications  int
 	DeadlockCount float64
@@ -46,8 +47,9 @@ type AppRow struct {
 // tasks per PE: "256×2".
 func (r AppRow) Category() string { return fmt.Sprintf("%d×%d", r.PEs, r.PerPE) }
 
-// Apps reads the experiment in mode. Quick runs the 256-PE specs with one task per PE
-// and two replications.
+// Apps reads the experiment in mode, the Det. 5DT bars from TSDOR's own tie rule
+// (mirror; AppRowsOf reads the others). Quick runs the 256-PE specs with one task per
+// PE and two replications.
 func Apps(ctx context.Context, mode Mode, progress func(done, total int)) ([]AppRow, *ClosedLoopGroup, error) {
 	g, err := loadClosedLoopGroup(ctx, AppSpecs, mode, progress, func(name string) bool { return strings.HasSuffix(name, "-256") },
 		func(q experiment.Spec) experiment.Spec {
@@ -57,13 +59,39 @@ func Apps(ctx context.Context, mode Mode, progress func(done, total int)) ([]App
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := appRows(g)
+	rows, err := appRows(g, "")
 	return rows, g, err
 }
 
-func appRows(src Summarized) ([]AppRow, error) {
+// AppRowsOf is the bars of results already loaded (a group from Apps), the Det. 5DT
+// ones from the runs of tie rule tie: "" is TSDOR's own (mirror), "plus" the rule of
+// the first runs (the 5DT specs run both). The 3D tori's bars are the same under
+// either.
+func AppRowsOf(src Summarized, tie string) ([]AppRow, error) {
+	if tie != "" {
+		t, err := experiment.ParseTie(tie)
+		if err != nil {
+			return nil, err
+		}
+		tie = t.String()
+	}
+	return appRows(src, tie)
+}
+
+// appRows makes the bars of src, the 5DT's from the runs of tie rule tie ("": each
+// routing's own); a bar two runs fit is an error.
+func appRows(src Summarized, tie string) ([]AppRow, error) {
 	var rows []AppRow
+	seen := map[string]string{}
 	for _, s := range src.Summaries() {
+		if want := tie; strings.HasPrefix(s.Point.Topology, "twin:") {
+			if want == "" {
+				want = ownTie(s.Point.Routing)
+			}
+			if s.Point.Tie != want {
+				continue
+			}
+		}
 		pes, err := PEs(s.Point.Topology)
 		if err != nil {
 			return nil, err
@@ -74,6 +102,9 @@ func appRows(src Summarized) ([]AppRow, error) {
 		}
 		r := AppRow{Proxy: strings.SplitN(s.Point.Workload, ":", 2)[0], Workload: s.Point.Workload, PEs: pes, PerPE: m.TasksPerPE,
 			Topology: s.Point.Topology, Routing: s.Point.Routing, Metrics: map[experiment.MetricName]experiment.Estimate{}, Replications: s.N}
+		if strings.HasPrefix(s.Point.Topology, "twin:") {
+			r.Tie = s.Point.Tie
+		}
 		switch {
 		case Family(s.Point.Topology) == "5DT torus" && s.Point.Routing == "tsdor":
 			r.Series = AppSeries[2]
@@ -84,6 +115,11 @@ func appRows(src Summarized) ([]AppRow, error) {
 		default:
 			return nil, fmt.Errorf("figures: %s with %s is none of %v", s.Point.Topology, s.Point.Routing, AppSeries)
 		}
+		bar := r.Proxy + " " + r.Category() + " " + r.Series
+		if c, dup := seen[bar]; dup {
+			return nil, fmt.Errorf("figures: the bar %s has two runs, curves %s and %s", bar, c, s.Curve)
+		}
+		seen[bar] = s.Curve
 		for _, k := range AppMetrics {
 			r.Metrics[k] = s.Estimates[string(k)]
 		}

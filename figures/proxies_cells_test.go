@@ -185,6 +185,13 @@ func cellApps() error {
 	fmt.Println(strings.Join(g.About, "\n"))
 	kernel.Table(figures.AppTable(rows))
 	kernel.Table(figures.ClaimsTable(figures.AppClaims(rows)))
+	// The Det. 5DT bars again with every tie + (the rule of the first runs, before issue 38).
+	plus, err := figures.AppRowsOf(g, "plus")
+	if err != nil {
+		return err
+	}
+	fmt.Println("Det. 5DT with every tie + (the first runs' rule):")
+	kernel.Table(figures.ClaimsTable(figures.AppClaims(plus)))
 	return nil
 }
 

@@ -136,13 +136,42 @@ func TestAppRowsAndClaims(t *testing.T) {
 			summaryOf("torus:8x8x4", "adaptive", nd, mp, m(100, 200, 1000)),
 			summaryOf("twin:4x4x2x2x2/cbest", "tsdor", nd, mp, m(95, 190, 950)))
 	}
-	rows, err := appRows(sums)
+	// The 5DT specs run TSDOR with both tie rules: the bars read its own (mirror) by
+	// default, plus when asked, never both.
+	mirrorRuns := len(sums)
+	for _, s := range sums[:mirrorRuns] {
+		if s.Point.Routing == "tsdor" {
+			p := s
+			p.Point.Tie, p.Curve = "plus", s.Curve+" plus"
+			p.Estimates = map[string]experiment.Estimate{}
+			for k, e := range s.Estimates {
+				e.Mean *= 2
+				p.Estimates[k] = e
+			}
+			sums = append(sums, p)
+		}
+	}
+	rows, err := appRows(sums, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 18 || rows[0].Category() != "256×1" || rows[17].Category() != "256×4" || rows[2].Series != "Det. 5DT torus" {
+	if len(rows) != 18 || rows[0].Category() != "256×1" || rows[17].Category() != "256×4" || rows[2].Series != "Det. 5DT torus" || rows[2].Tie != "mirror" {
 		t.Fatalf("rows %+v", rows)
 	}
+	plus, err := AppRowsOf(sums, "PLUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plus) != 18 || plus[2].Tie != "plus" || plus[2].Metrics[lat].Mean != 140 || plus[0].Metrics[lat].Mean != 100 || plus[0].Tie != "" {
+		t.Fatalf("plus rows %+v", plus)
+	}
+	if _, err := AppRowsOf(sums, "sideways"); err == nil {
+		t.Error("an unknown tie rule accepted")
+	}
+	if _, err := AppRowsOf(append(summaries{sums[0]}, sums[0]), ""); err == nil || !strings.Contains(err.Error(), "two runs") {
+		t.Errorf("a bar of two runs: %v", err)
+	}
+	sums = sums[:mirrorRuns]
 	bars, err := AppBars(rows, "randomaccess", e2e)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +199,7 @@ func TestAppRowsAndClaims(t *testing.T) {
 			t.Errorf("%s: %q, want %q (all: %v)", st, holds[st], want, holds)
 		}
 	}
-	if _, err := appRows(summaries{summaryOf("twin:4x4x2x2x2/cbest", "dort", g, "random", m(1, 1, 1))}); err == nil {
+	if _, err := appRows(summaries{summaryOf("twin:4x4x2x2x2/cbest", "dort", g, "random", m(1, 1, 1))}, ""); err == nil {
 		t.Error("a 5DT with DORT taken for one of the figures' series")
 	}
 }

@@ -6,8 +6,8 @@
 // window: the first window is the stored run itself, and every window is judged by
 // engine.CheckStationary. It prints one CSV row per window.
 //
-//	go run ./tools/stationarity -spec twisted-patterns-2d -curve 'rt:16 bubble bitrev' -loads 0.3,0.4 -windows 4
-//	go run ./tools/stationarity -spec selection-functions-1024 -list
+//	go run ./tools/stationarity -spec twisted-patterns-2d-unchecked -curve 'rt:16 bubble bitrev' -loads 0.3,0.4 -windows 4
+//	go run ./tools/stationarity -spec selection-functions-1024-unchecked -list
 package main
 
 import (
