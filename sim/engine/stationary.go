@@ -174,7 +174,7 @@ func (m *meter) restart() {
 	m.windows++
 	m.genFlits, m.genPackets, m.delFlits, m.delPackets = 0, 0, 0, 0
 	m.hops, m.escHops, m.intHops = 0, 0, 0
-	m.netLat, m.e2eLat, m.msgLat = Histogram{}, Histogram{}, Histogram{}
+	m.netLat, m.e2eLat, m.msgLat, m.flitNetLat = Histogram{}, Histogram{}, Histogram{}, Histogram{}
 	clear(m.chanFlits)
 	m.batchFlits = [MaxStationaryBatches]int64{}
 	m.setBatches()

@@ -223,6 +223,7 @@ func (m *meter) count(d *pendingDelivery) {
 	m.escHops += int64(d.escHops)
 	m.intHops += int64(d.intHops)
 	m.netLat.Add(d.netLat)
+	m.flitNetLat.addN(d.netLat-(d.flits-1), d.flits) // as delivered: every flit the head's latency
 	m.e2eLat.Add(d.e2eLat)
 	if d.msgLat >= 0 {
 		m.msgLat.Add(d.msgLat)
