@@ -57,6 +57,10 @@ vet:
 ## Each package runs under a timeout from its budget, scaled by how busy the machine
 ## is (scripts/gotest.sh says how). GOTESTFLAGS="--json DIR" keeps every package's
 ## events for tools/testtimes (BENCHMARKS.md's table).
+# The notebook step's events go to DIR/notebook-step/ (GOTESTFLAGS="--json DIR"), beside the
+# Go step's notebooks.json rather than over it.
+NOTEBOOK_STEP_JSON = $(if $(filter --json,$(GOTESTFLAGS)),--json $(word 2,$(GOTESTFLAGS))/notebook-step)
+
 gotest:
 	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 $(NOTEBOOK_STEP_FOLLOWS) GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
 	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
@@ -71,7 +75,7 @@ fuzz:
 ## fails on a cell error or a chart not drawn. scripts/run-notebooks.sh executes them
 ## headless instead (--inplace refreshes the committed outputs)
 notebooks: setup setup-browser
-	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS) --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
+	TWINTORUS_RUN_ALL_NOTEBOOKS=1 TWINTORUS_BROWSER_REQUIRED=1 GO=$(GO) scripts/gotest.sh $(NOTEBOOK_STEP_JSON) --budget 420 -count=1 -run='^TestRunAllNotebooks$$' ./notebooks/
 
 ## reproduce: the full runs of one stored experiment (NAME is a file of datasets/experiments/
 ## without .yaml, e.g. make reproduce NAME=3dt-configurations), resumable, into
