@@ -14,24 +14,26 @@ import (
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden results in testdata/")
 
+// goldenCases are the fixed points whose results are stored bit for bit (testdata/).
+var goldenCases = []struct {
+	name, spec, traffic string
+	scheme              routing.Scheme
+	change              func(*Params)
+}{
+	{"torus-vc", "torus:8x8", "uniform", routing.SchemeVC, func(p *Params) {}},
+	{"twin-bubble", "twin:4x4x4/D", "uniform", routing.SchemeBubble, func(p *Params) {}},
+	{"twin-a-bitrev-wormhole", "twin:4x4x2/A", "bitrev", routing.SchemeVC, func(p *Params) {
+		p.Switching = Wormhole
+		p.External, p.Terminal, p.Internal = Buffer{VCs: 2, Flits: 6}, Buffer{VCs: 1, Flits: 6}, Buffer{VCs: 8, Flits: 6}
+	}},
+	{"mesh-hotspot-latency3", "mesh:6x4@2", "hotspot:0.2", routing.SchemeVC, func(p *Params) { p.LinkLatency, p.RoutingDelay = 3, 2 }},
+}
+
 // Results for a few fixed points are stored bit for bit. A change that alters any of
 // them changes the simulation model: if it is intended, bump ModelVersion (stored
 // experiment results then recompute) and rerun with -update.
 func TestGoldenResults(t *testing.T) {
-	cases := []struct {
-		name, spec, traffic string
-		scheme              routing.Scheme
-		change              func(*Params)
-	}{
-		{"torus-vc", "torus:8x8", "uniform", routing.SchemeVC, func(p *Params) {}},
-		{"twin-bubble", "twin:4x4x4/D", "uniform", routing.SchemeBubble, func(p *Params) {}},
-		{"twin-a-bitrev-wormhole", "twin:4x4x2/A", "bitrev", routing.SchemeVC, func(p *Params) {
-			p.Switching = Wormhole
-			p.External, p.Terminal, p.Internal = Buffer{VCs: 2, Flits: 6}, Buffer{VCs: 1, Flits: 6}, Buffer{VCs: 8, Flits: 6}
-		}},
-		{"mesh-hotspot-latency3", "mesh:6x4@2", "hotspot:0.2", routing.SchemeVC, func(p *Params) { p.LinkLatency, p.RoutingDelay = 3, 2 }},
-	}
-	for _, c := range cases {
+	for _, c := range goldenCases {
 		// The model without the stationarity check, as the golden files were made
 		// (TestStationaryCheckKeepsResults compares the check's runs with these).
 		p := params(0.35, 1000, 4000, 42).StationaryOff()

@@ -183,19 +183,7 @@ func TestStationaryExtensionThreads(t *testing.T) {
 // Where the check runs on, the result is that of the run whose warm-up covers the
 // windows it discarded.
 func TestStationaryCheckKeepsResults(t *testing.T) {
-	for _, c := range []struct {
-		name, spec, traffic string
-		scheme              routing.Scheme
-		change              func(*Params)
-	}{
-		{"torus-vc", "torus:8x8", "uniform", routing.SchemeVC, func(p *Params) {}},
-		{"twin-bubble", "twin:4x4x4/D", "uniform", routing.SchemeBubble, func(p *Params) {}},
-		{"twin-a-bitrev-wormhole", "twin:4x4x2/A", "bitrev", routing.SchemeVC, func(p *Params) {
-			p.Switching = Wormhole
-			p.External, p.Terminal, p.Internal = Buffer{VCs: 2, Flits: 6}, Buffer{VCs: 1, Flits: 6}, Buffer{VCs: 8, Flits: 6}
-		}},
-		{"mesh-hotspot-latency3", "mesh:6x4@2", "hotspot:0.2", routing.SchemeVC, func(p *Params) { p.LinkLatency, p.RoutingDelay = 3, 2 }},
-	} {
+	for _, c := range goldenCases {
 		p := params(0.35, 1000, 4000, 42)
 		p.Channels = true
 		c.change(&p)
