@@ -182,36 +182,21 @@ func (m *meter) channel(out int, t, n int64) {
 // delivered counts packet pk, whose tail reaches its NIC at cycle at (msgDone: the
 // last packet of its message, generated at msgGen).
 func (m *meter) delivered(e *Engine, pk *packet, at int64, msgDone bool, msgGen int64) {
-	if at < m.start || at >= m.end {
-		if at >= m.end && at < m.last { // counted if the run measures the next window
-			d := pendingDelivery{at: at, flits: int64(pk.flits), netLat: at - pk.inj, e2eLat: at - pk.gen, msgLat: -1,
-				hops: pk.hops, escHops: pk.escHops, intHops: pk.intHops}
-			if msgDone {
-				d.msgLat = at - msgGen
-			}
-			m.aheadDel = append(m.aheadDel, d)
-		}
-		return
+	if at < m.start || (at >= m.end && at >= m.last) {
+		return // before the window, or past the last window the run may measure
 	}
-	m.delPackets++
-	m.delFlits += int64(pk.flits)
-	m.hops += int64(pk.hops)
-	m.escHops += int64(pk.escHops)
-	m.intHops += int64(pk.intHops)
-	m.netLat.Add(at - pk.inj)
-	// Flit i of a packet leaves its NIC at inj+i and, under virtual cut-through,
-	// reaches the destination at at-(L-1)+i: every flit takes the head's latency.
-	m.flitNetLat.addN(at-int64(pk.flits-1)-pk.inj, int64(pk.flits))
-	m.e2eLat.Add(at - pk.gen)
+	d := pendingDelivery{at: at, flits: int64(pk.flits), netLat: at - pk.inj, e2eLat: at - pk.gen, msgLat: -1,
+		hops: pk.hops, escHops: pk.escHops, intHops: pk.intHops}
 	if msgDone {
-		m.msgLat.Add(at - msgGen)
+		d.msgLat = at - msgGen
 	}
-	if m.k > 0 {
-		m.batchFlits[m.batchOf(at)] += int64(pk.flits)
-	}
+	m.count(&d)
 }
 
-// count adds a delivery kept ahead (restart), as delivered does.
+// count adds a delivery to the window, or keeps it ahead when it falls past the
+// window's end (counted if the run measures the next window: restart). It is the one
+// place a delivery is counted, so a window that follows a failed one counts exactly
+// what a first window would.
 func (m *meter) count(d *pendingDelivery) {
 	if d.at >= m.end {
 		m.aheadDel = append(m.aheadDel, *d)
@@ -223,7 +208,9 @@ func (m *meter) count(d *pendingDelivery) {
 	m.escHops += int64(d.escHops)
 	m.intHops += int64(d.intHops)
 	m.netLat.Add(d.netLat)
-	m.flitNetLat.addN(d.netLat-(d.flits-1), d.flits) // as delivered: every flit the head's latency
+	// Flit i of a packet leaves its NIC at inj+i and, under virtual cut-through,
+	// reaches the destination at at-(L-1)+i: every flit takes the head's latency.
+	m.flitNetLat.addN(d.netLat-(d.flits-1), d.flits)
 	m.e2eLat.Add(d.e2eLat)
 	if d.msgLat >= 0 {
 		m.msgLat.Add(d.msgLat)
