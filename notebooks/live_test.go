@@ -90,12 +90,12 @@ func TestLiveNotebooks(t *testing.T) {
 }
 
 // quickSeconds is about how long each notebook's Run All takes in quick mode on a
-// quiet two-core machine, to start the longest first in TestRunAllNotebooks; an
+// quiet two-core machine, two at a time (BENCHMARKS.md, "Where the suite's time goes"), to start the longest first in TestRunAllNotebooks; an
 // unlisted one starts last.
 var quickSeconds = map[string]int{
-	"selection-functions.ipynb": 70, "kns.ipynb": 80, "3dt-vs-2d.ipynb": 75, "3dt-configurations.ipynb": 65,
-	"cswitch-fattrees.ipynb": 55, "tct.ipynb": 45, "twisted-tori.ipynb": 45, "5dt-vs-3d.ipynb": 40,
-	"workloads.ipynb": 40, "5dt-vs-3d-workloads.ipynb": 35, "00-tutorial.ipynb": 17, "10-your-own-topology.ipynb": 12,
+	"3dt-vs-2d.ipynb": 110, "kns.ipynb": 90, "3dt-configurations.ipynb": 85, "selection-functions.ipynb": 85,
+	"tct.ipynb": 70, "cswitch-fattrees.ipynb": 65, "5dt-vs-3d.ipynb": 55, "5dt-vs-3d-workloads.ipynb": 55,
+	"twisted-tori.ipynb": 50, "workloads.ipynb": 45, "00-tutorial.ipynb": 25, "10-your-own-topology.ipynb": 15,
 }
 
 // RunAllEnv names the variable that runs TestRunAllNotebooks (make notebooks sets it).
