@@ -110,7 +110,7 @@ func appRows(src Summarized, tie string) ([]AppRow, error) {
 			r.Series = AppSeries[2]
 		case Family(s.Point.Topology) == "3D torus" && s.Point.Routing == "dor":
 			r.Series = AppSeries[0]
-		case Family(s.Point.Topology) == "3D torus" && (s.Point.Routing == "adaptive" || strings.HasPrefix(s.Point.Routing, "adaptive:")):
+		case Family(s.Point.Topology) == "3D torus" && routingName(s.Point.Routing) == "adaptive": // with its options (adaptive:vcs=1)
 			r.Series = AppSeries[1]
 		default:
 			return nil, fmt.Errorf("figures: %s with %s is none of %v", s.Point.Topology, s.Point.Routing, AppSeries)
@@ -336,4 +336,10 @@ func yesNo(ok bool, n int) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// routingName is a routing spec's name without its options: "adaptive:vcs=1" is adaptive.
+func routingName(spec string) string {
+	name, _, _ := strings.Cut(spec, ":")
+	return name
 }

@@ -90,8 +90,9 @@ func TestLiveNotebooks(t *testing.T) {
 }
 
 // quickSeconds is about how long each notebook's Run All takes in quick mode on a
-// quiet two-core machine, two at a time (BENCHMARKS.md, "Where the suite's time goes"), to start the longest first in TestRunAllNotebooks; an
-// unlisted one starts last.
+// quiet two-core machine, two at a time (BENCHMARKS.md, "Where the suite's time
+// goes"), to start the longest first in TestRunAllNotebooks; an unlisted one starts
+// last.
 var quickSeconds = map[string]int{
 	"3dt-vs-2d.ipynb": 110, "kns.ipynb": 90, "3dt-configurations.ipynb": 85, "selection-functions.ipynb": 85,
 	"tct.ipynb": 70, "cswitch-fattrees.ipynb": 65, "5dt-vs-3d.ipynb": 55, "5dt-vs-3d-workloads.ipynb": 55,
