@@ -1,0 +1,35 @@
+// Package nb is the notebook-facing face of twintorus: short, panicking forms of the
+// library with the defaults a researcher expects, so that a cell reads like the
+// experiment it runs. A sweep of two networks and its figure is three statements:
+//
+//	import "github.com/twintorus/twintorus/nb"
+//
+//	%%
+//	res := nb.Sweep(nb.Nets("twin:4x4x4/D", "torus:16x8"))
+//	nb.Table(nb.Saturation(res))
+//	nb.Show(nb.Latency(res, nb.Title("128 PEs, uniform traffic")))
+//
+// It owns three things, and nothing else:
+//
+//   - Sweep (and Spec, the spec it runs), configured by Options: uniform traffic, a
+//     load grid from 0.05 to 1 flits/cycle/PE stopped two loads past each curve's
+//     saturation, each knee bisected twice, 3 replications, the model's engine
+//     parameters, in a results store in the temporary directory that a re-run (of the
+//     cell, or of any sweep sharing its points) finds and resumes, with a progress bar
+//     in the notebook while it runs;
+//   - Must forms of the calls cells make one at a time: Must and Check for any call
+//     returning an error, and Net, Distances, ChannelLoad, Point and Run for building
+//     a network, its exact analysis and one simulation;
+//   - the display vocabulary of package kernel and figures under one import: Show,
+//     Table, Row, PNG, Latency, Throughput, Saturation and Title.
+//
+// Bad input panics with the library's error, which says what was wrong and what is
+// accepted, prefixed by the nb function that met it: in a notebook a panic fails the
+// cell with that message, as an exception does in Python. Programs use the library
+// underneath (sim/experiment, sim/analysis, figures, kernel), whose functions return
+// their errors; nb adds no behaviour of its own to a run, so a sweep gives the same
+// records, bit for bit, as the library's calls on the same spec.
+//
+// Outside a notebook (a test, `go run`) the display functions behave as kernel's do:
+// tables print as aligned text, charts are not drawn, progress goes to stderr.
+package nb
