@@ -116,6 +116,9 @@ func TestBadInputPanicsWithWhatIsAccepted(t *testing.T) {
 	}{
 		{"topology", func() { nb.Sweep(nb.Nets("twin:4x4x2/D", "twn:4x4x4/D"), nb.Store(store)) },
 			[]string{"nb.Sweep: ", `"twn:4x4x4/D"`, "unknown family", "torus:16x8", "twin:4x4x4/D"}},
+		// The tutorial's "When a cell fails" quotes this message.
+		{"configuration", func() { nb.Sweep(nb.Nets("twin:4x4x4/Q"), nb.Store(store)) },
+			[]string{"nb.Sweep: ", `"twin:4x4x4/Q"`, "unknown configuration letter 'Q': the 3DT letters are A to J"}},
 		{"traffic", func() { nb.Sweep(net, nb.Traffic("unifrm"), nb.Store(store)) },
 			[]string{"nb.Sweep: ", `"unifrm"`, "accepted: uniform", "bitrev"}},
 		{"deadlock", func() { nb.Sweep(net, nb.Deadlock("bubbl"), nb.Store(store)) },
