@@ -23,6 +23,28 @@ func ExampleSpec() {
 	// replications: 3 window: 5000 + 20000 cycles
 }
 
+// Options set the axes of a sweep's spec; their values multiply into curves, and
+// every curve runs every load with every seed.
+func ExampleOption() {
+	s := nb.Spec(nb.Nets("twin:4x4x4/D", "torus:16x8"), nb.Traffic("uniform", "bitrev"),
+		nb.Deadlock("bubble", "vc"), nb.Loads(0.1, 0.2, 0.3), nb.Seeds(5), nb.Window(1000, 4000))
+	curves := nb.Must(s.Curves())
+	for _, c := range curves {
+		fmt.Println(c.Name)
+	}
+	fmt.Println(len(curves)*len(s.Loads.Values)*s.Seeds, "simulations")
+	// Output:
+	// twin:4x4x4/D bubble uniform
+	// twin:4x4x4/D bubble bitrev
+	// twin:4x4x4/D vc uniform
+	// twin:4x4x4/D vc bitrev
+	// torus:16x8 bubble uniform
+	// torus:16x8 bubble bitrev
+	// torus:16x8 vc uniform
+	// torus:16x8 vc bitrev
+	// 120 simulations
+}
+
 // A sweep of two 64-PE networks at three loads, each knee bisected once, into a store
 // of its own (without Store it is DefaultStore). Running it again simulates nothing.
 func ExampleSweep() {

@@ -154,6 +154,8 @@ func TestBadInputPanicsWithWhatIsAccepted(t *testing.T) {
 		}, []string{"nb.Run: ", `"unifrm"`, "accepted: uniform"}},
 		{"ChannelLoad", func() { nb.ChannelLoad(nb.Net("fattree:4,2")) },
 			[]string{"nb.ChannelLoad: ", "ktree:4,2", "dor, dort", "analysis.Load"}},
+		{"Show", func() { nb.Show(nb.Latency(&experiment.Results{})) },
+			[]string{"kernel.Show: ", "figures: no summaries to plot"}},
 		{"Must", func() { nb.Must(0, fmt.Errorf("the error")) }, []string{"the error"}},
 		{"Check", func() { nb.Check(fmt.Errorf("the error")) }, []string{"the error"}},
 	}
