@@ -72,12 +72,12 @@ func ChannelLoad(net *topology.Network) *analysis.ChannelLoad {
 	panic(fmt.Errorf("nb.ChannelLoad: %s: dimension-order routing (dor, dort) does not route it; call analysis.Load with its routing", net))
 }
 
-// Point is one simulation with the model's defaults (experiment.NewPoint): bubble
-// flow control, the network's own routing, uniform traffic at load flits/cycle/PE,
-// one-packet messages and the model's engine parameters. Change its fields before
-// Run.
-func Point(topology string, load float64) experiment.Point {
-	return experiment.NewPoint(topology, load)
+// Point is one simulation of the network spec names with the model's defaults
+// (experiment.NewPoint): bubble flow control, the network's own routing, uniform
+// traffic at load flits/cycle/PE, one-packet messages and the model's engine
+// parameters. Change its fields before Run.
+func Point(spec string, load float64) experiment.Point {
+	return experiment.NewPoint(spec, load)
 }
 
 // Run simulates p (experiment.Point.Run) and returns its result; the same point gives
