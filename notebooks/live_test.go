@@ -179,6 +179,22 @@ func checkOpened(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
 	}
 	checkCharts(t, page, "as opened", declaredCharts(t, name))
+	checkNoScrollBoxes(t, page, "as opened")
+}
+
+// checkNoScrollBoxes fails on an output that Jupyter folded into a scroll box: the
+// reader sees part of it, and the figures below its fold not at all.
+func checkNoScrollBoxes(t *testing.T, page *browsertest.Page, when string) {
+	t.Helper()
+	folded, err := browsertest.Eval[[]int](page, `Jupyter.notebook.get_cells().map(function (c, i) {
+	  return c.cell_type === "code" && c.output_area.element.hasClass("output_scroll") ? i : -1;
+	}).filter(function (i) { return i >= 0; })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folded) > 0 {
+		t.Errorf("%s: the outputs of cells %v are folded into scroll boxes (set the cell's metadata \"scrolled\": false)", when, folded)
+	}
 }
 
 // runAllAndCheck runs every cell (in quick mode) and checks they all ran in order
@@ -204,6 +220,7 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
 	}
 	checkCharts(t, page, "after Run All (quick mode)", declaredQuickCharts(t, name))
+	checkNoScrollBoxes(t, page, "after Run All (quick mode)")
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come

@@ -39,6 +39,10 @@ type cell struct {
 			Charts      int  `json:"charts"`
 			QuickCharts *int `json:"quick_charts"`
 		} `json:"twintorus"`
+		// Scrolled false stops classic Jupyter from folding a tall output (several
+		// figures, a long table) into a scroll box, which hides figures and cuts
+		// them; nbformat's default, "auto", folds anything over 100 lines.
+		Scrolled *bool `json:"scrolled"`
 	} `json:"metadata"`
 	Type           string          `json:"cell_type"`
 	Source         json.RawMessage `json:"source"`
@@ -118,6 +122,9 @@ func TestCommittedNotebooksAreExecuted(t *testing.T) {
 					continue
 				}
 				code++
+				if c.Metadata.Scrolled == nil || *c.Metadata.Scrolled {
+					t.Errorf("cell %s: metadata scrolled is not false: Jupyter may fold its output into a scroll box", c.ID)
+				}
 				if c.ExecutionCount == nil {
 					t.Errorf("cell %s was not executed", c.ID)
 					continue
