@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,8 +37,13 @@ type CurveOptions struct {
 func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOptions) ([]plots.Series, error) {
 	var keys []string
 	byKey := map[string][]experiment.Summary{}
+	kept := 0
 	for _, s := range sums {
-		if o.Keep != nil && !o.Keep(s) || o.Unsaturated && s.SaturatedShare() {
+		if o.Keep != nil && !o.Keep(s) {
+			continue
+		}
+		kept++
+		if o.Unsaturated && s.SaturatedShare() {
 			continue
 		}
 		if _, ok := byKey[s.CurveKey]; !ok {
@@ -46,7 +52,7 @@ func Curves(sums []experiment.Summary, x, y experiment.MetricName, o CurveOption
 		byKey[s.CurveKey] = append(byKey[s.CurveKey], s)
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("figures: no summaries to plot %s against %s", y, x)
+		return nil, nothingToPlot(sums, kept, x, y)
 	}
 	name, style := o.Name, o.Style
 	if name == nil {
@@ -199,4 +205,25 @@ func Style(p experiment.Point) (plots.Color, plots.Dash) {
 		dash = plots.Dotted
 	}
 	return colors[s.Config[0]], dash
+}
+
+// nothingToPlot says why a figure has no curve: no summaries at all, a filter
+// (Only, Topologies, Deadlock) that kept none of them, or only points past
+// saturation, which a latency figure leaves out.
+func nothingToPlot(sums []experiment.Summary, kept int, x, y experiment.MetricName) error {
+	switch {
+	case len(sums) == 0:
+		return fmt.Errorf("figures: no summaries to plot %s against %s: the results hold none", y, x)
+	case kept == 0:
+		var nets []string
+		for _, s := range sums {
+			if !slices.Contains(nets, s.Point.Topology) {
+				nets = append(nets, s.Point.Topology)
+			}
+		}
+		return fmt.Errorf("figures: no summaries to plot %s against %s: the filter kept none of the %d summaries (networks: %s)",
+			y, x, len(sums), strings.Join(nets, ", "))
+	}
+	return fmt.Errorf("figures: no summaries to plot %s against %s: each of the %d kept is past saturation, where a latency figure leaves points out (figures.Saturated keeps them)",
+		y, x, kept)
 }

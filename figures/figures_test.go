@@ -303,3 +303,31 @@ func TestStationarityShown(t *testing.T) {
 		t.Errorf("notes %q, want the unchecked note", p.Notes)
 	}
 }
+
+// TestNothingToPlotSaysWhy: a figure without curves says whether the results were
+// empty, the filter kept nothing (naming the networks there are), or every kept point
+// was past saturation.
+func TestNothingToPlotSaysWhy(t *testing.T) {
+	pt := func(topo string, saturated int) experiment.Summary {
+		return experiment.Summary{CurveKey: topo, Point: experiment.Point{Topology: topo, Deadlock: "bubble"}, Load: 0.9, N: 2, Saturated: saturated,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 2, Mean: 0.4}, "latency_network_mean": {N: 2, Mean: 900}}}
+	}
+	r := &Results{sums: []experiment.Summary{pt("torus:8x8", 2), pt("mesh:8x8", 2)}}
+	for _, c := range []struct {
+		src  Summarized
+		opts []Option
+		want string
+	}{
+		{&Results{}, nil, "the results hold none"},
+		{r, []Option{Topologies("twin:4x4x4/D")}, "the filter kept none of the 2 summaries (networks: torus:8x8, mesh:8x8)"},
+		{r, nil, "each of the 2 kept is past saturation"},
+	} {
+		_, err := Latency(c.src, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v; want it to say %q", err, c.want)
+		}
+	}
+	if _, err := Latency(r, Saturated()); err != nil {
+		t.Errorf("with Saturated the points past saturation draw: %v", err)
+	}
+}
