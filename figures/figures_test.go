@@ -331,3 +331,25 @@ func TestNothingToPlotSaysWhy(t *testing.T) {
 		t.Errorf("with Saturated the points past saturation draw: %v", err)
 	}
 }
+
+// TestSaturationTableUnsaturated: a curve that no load saturated has no saturation
+// throughput; the table gives its highest accepted traffic as a lower bound and says so.
+func TestSaturationTableUnsaturated(t *testing.T) {
+	pt := func(key string, load, accepted float64, saturated int) experiment.Summary {
+		return experiment.Summary{Curve: key, CurveKey: key, Point: experiment.Point{Topology: key, Deadlock: "bubble"}, Load: load, N: 2, Saturated: saturated,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 2, Mean: accepted}}}
+	}
+	sums := []experiment.Summary{pt("torus:8x8", 0.2, 0.2, 0), pt("torus:8x8", 0.4, 0.4, 0), pt("mesh:8x8", 0.2, 0.2, 0), pt("mesh:8x8", 0.4, 0.3, 2)}
+	r := &Results{sums: sums, Saturations: experiment.SaturationsOf(sums)}
+	_, rows := SaturationTable(r)
+	got := map[string]string{}
+	for _, row := range rows {
+		got[row[0]] = row[3]
+	}
+	if !strings.HasPrefix(got["2D 8x8"], "not reached: ≥ 0.400") {
+		t.Errorf("unsaturated torus: %q; want a lower bound that says so", got["2D 8x8"])
+	}
+	if strings.Contains(got["mesh:8x8"], "not reached") || !strings.HasPrefix(got["mesh:8x8"], "0.300") {
+		t.Errorf("saturated mesh: %q; want its saturation throughput 0.300", got["mesh:8x8"])
+	}
+}

@@ -33,6 +33,11 @@ func SaturationTable(src Summarized) (headers []string, rows [][]string) {
 		}
 		last, at := r.LastAt(p.Topology, p.Deadlock, experiment.Accepted)
 		throughput := PlusMinus(sat.Throughput, 3)
+		if math.IsNaN(sat.Load) {
+			// No load saturated the curve: its highest accepted traffic is a lower bound
+			// of the saturation throughput, not the throughput itself.
+			throughput = "not reached: ≥ " + throughput + " (no load saturated it)"
+		}
 		if sat.NotSteady > 0 {
 			throughput += fmt.Sprintf(" (%d load(s) not stationary left out)", sat.NotSteady)
 		}
