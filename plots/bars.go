@@ -128,19 +128,56 @@ func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
 				{X: left, Y: zero}, {X: left, Y: top}, {X: left + width, Y: top}, {X: left + width, Y: zero},
 			}))
 			if b.labels {
-				// Above the bar, and above a marker of the same category.
-				y := top
-				for _, m := range b.groups {
-					if m.Marker && !math.IsNaN(m.Values[i]) {
-						y = max(y, trY(m.Values[i])+vg.Points(1.25))
-					}
-				}
 				st, s := fitLabel(b.text, v, width-vg.Points(labelSpace))
-				c.FillText(st, vg.Point{X: left + width/2, Y: y + vg.Points(labelGap)}, s)
+				y := labelY(st, s, top, v < 0, b.markers(i, trY))
+				c.FillText(labelPlace(st, v < 0), vg.Point{X: left + width/2, Y: y}, s)
 			}
 			left += width
 		}
 	}
+}
+
+// markers are the heights of category i's markers on the canvas.
+func (b bars) markers(i int, trY func(float64) vg.Length) []vg.Length {
+	var ys []vg.Length
+	for _, m := range b.groups {
+		if m.Marker && !math.IsNaN(m.Values[i]) {
+			ys = append(ys, trY(m.Values[i]))
+		}
+	}
+	return ys
+}
+
+// labelPlace aligns a bar's label: above the end of a bar that rises, below the end
+// of one that falls (a negative value), so the label reads as that bar's.
+func labelPlace(st text.Style, down bool) text.Style {
+	if down {
+		st.YAlign = draw.YTop
+	}
+	return st
+}
+
+// labelY is where a bar's label stands: labelGap past the bar's end (top), moved past
+// a marker of the same category only where the marker would cross the label (a mark
+// on the other side of the bar, or far beyond its label, leaves it in place).
+func labelY(st text.Style, s string, top vg.Length, down bool, marks []vg.Length) vg.Length {
+	gap, h, line := vg.Points(labelGap), st.Height(s), vg.Points(1.25)
+	if !down {
+		y := top + gap
+		for _, m := range marks {
+			if m >= top-line && m <= y+h {
+				y = max(y, m+line+gap)
+			}
+		}
+		return y
+	}
+	y := top - gap
+	for _, m := range marks {
+		if m <= top+line && m >= y-h {
+			y = min(y, m-line-gap)
+		}
+	}
+	return y
 }
 
 // DataRange spans every category and always includes zero, where bars start.
@@ -171,7 +208,12 @@ func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 				continue
 			}
 			r := b.text.Rectangle(label(v))
-			r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(labelGap+2), r.Max.Y+vg.Points(labelGap+2)
+			if v < 0 { // the label hangs below the bar's end
+				h := r.Max.Y - r.Min.Y
+				r.Min.Y, r.Max.Y = -h-vg.Points(labelGap+2), -vg.Points(labelGap+2)
+			} else {
+				r.Min.Y, r.Max.Y = r.Min.Y+vg.Points(labelGap+2), r.Max.Y+vg.Points(labelGap+2)
+			}
 			boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(float64(i)), Y: p.Y.Norm(v), Rectangle: r})
 		}
 	}

@@ -97,3 +97,46 @@ func TestFitLabel(t *testing.T) {
 		t.Errorf("large value: %q, want 1.235e+05 (a shorter form would need an exponent)", s)
 	}
 }
+
+// TestBarLabelOfAFallingBar: the workloads notebook's bars, where a negative change
+// (−77.1) was labelled at +33, over the paper's marker of its category. A negative
+// bar's label hangs below the bar's end, under the zero line, wherever the marker is;
+// a positive bar's label stands above its bar and is lifted only past a marker that
+// would cross it.
+func TestBarLabelOfAFallingBar(t *testing.T) {
+	p := BarPlot{
+		Options:    Options{Title: "latency change", YLabel: "%"},
+		Categories: []string{"RandomAccess", "NAMD"},
+		Groups: []BarGroup{
+			{Name: "ours", Values: []float64{10.5, -77.1}},
+			{Name: "paper", Values: []float64{11.0, 33.0}, Marker: true},
+		},
+		Labels: true,
+	}
+	boxes, texts := labelBoxes(t, p)
+	if len(boxes) != 2 {
+		t.Fatalf("labels %q; want the two bars'", texts)
+	}
+	pos, neg := boxes[0], boxes[1]
+	if texts[1] != "-77.1" {
+		t.Errorf("negative label %q; want -77.1", texts[1])
+	}
+	// The positive bar's label is above 11 (its marker crosses it): higher than its
+	// bar's end at 10.5. The negative one is below zero, so under the positive label by
+	// at least the label's height.
+	if neg.Max.Y >= pos.Min.Y-(pos.Max.Y-pos.Min.Y) {
+		t.Errorf("the -77.1 label (%v) is not below the zero line's side of the 10.5 label (%v)", neg, pos)
+	}
+}
+
+// TestBarChartLabelsRounded: the interactive chart writes bar labels as the static
+// figure does, through a formatter function, not as raw float64s.
+func TestBarChartLabelsRounded(t *testing.T) {
+	c, err := BarPlot{Categories: []string{"a"}, Groups: []BarGroup{{Name: "g", Values: []float64{10.441334768568353}}}, Labels: true}.Chart(ChartWidth, ChartHeight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.option, `"formatter":`+barLabel) || strings.Contains(c.option, "__f__") {
+		t.Errorf("the bar labels' formatter is not the rounding function as code:\n%s", c.option)
+	}
+}

@@ -7,6 +7,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
+// barLabel writes a bar's value as the static figure does (label: four significant
+// digits, no trailing zeros), not as the float64 it is ("10.441334768568353").
+const barLabel = `function (p) { return String(+Number(p.value).toPrecision(4)); }`
+
 // Chart renders the bar plot as an interactive chart of the given size in
 // CSS pixels; marker groups are drawn as flat marks across each category.
 func (p BarPlot) Chart(width, height int) (*Chart, error) {
@@ -58,15 +62,18 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 		data := make([]opts.BarData, len(g.Values))
 		for j, v := range g.Values {
 			data[j] = opts.BarData{Value: v}
-			if math.IsNaN(v) { // no bar, and no label
+			switch {
+			case math.IsNaN(v): // no bar, and no label
 				data[j].Value = nil
+			case v < 0 && p.Labels: // below the end of a bar that falls, as the static figure
+				data[j].Label = &opts.Label{Show: opts.Bool(true), Position: "bottom", Formatter: string(opts.FuncOpts(barLabel))}
 			}
 		}
 		bar.AddSeries(g.Name, data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
-			charts.WithLabelOpts(opts.Label{Show: opts.Bool(p.Labels), Position: "top"}),
+			charts.WithLabelOpts(opts.Label{Show: opts.Bool(p.Labels), Position: "top", Formatter: string(opts.FuncOpts(barLabel))}),
 		)
 	}
 	bar.Overlap(marks)
-	return newChart("bars", width, height, bar, nil)
+	return newChart("bars", width, height, bar, nil, barLabel)
 }
