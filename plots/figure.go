@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -52,6 +53,8 @@ type Figure struct {
 	// side is drawn right of the plot, aligned with its data area: an
 	// outside legend or a colour bar. Nil for none.
 	side sidePanel
+	// title is the title as set, before fitTitle broke or shrank it for a size.
+	title string
 }
 
 type sidePanel interface {
@@ -134,17 +137,66 @@ func (f *Figure) draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	c = draw.Crop(c, vg.Points(margin), -vg.Points(margin), vg.Points(margin), -vg.Points(margin))
-	data := f.plot.DataCanvas(c).Rectangle
-	f.fitTicks(data)
 	if f.side == nil {
+		f.fitTitle(c.Size().X)
+		f.fitTicks(f.plot.DataCanvas(c).Rectangle)
 		f.plot.Draw(c)
 		return
 	}
+	data := f.plot.DataCanvas(c).Rectangle
 	w := f.side.width(data.Max.Y - data.Min.Y)
+	f.fitTitle(c.Size().X - w)
+	f.fitTicks(f.plot.DataCanvas(c).Rectangle)
 	main := draw.Crop(c, 0, -w, 0, 0)
 	f.plot.Draw(main)
 	side := draw.Crop(c, c.Size().X-w, 0, 0, 0)
 	f.side.draw(side, f.plot.DataCanvas(main).Rectangle)
+}
+
+// fitTitle fits the title to the width it is centred on (the plot's, left of a side
+// panel): a title wider than that would be cut at both ends ("Jniform traffic…"). It
+// breaks at spaces into two lines, then shrinks, down to minTitleScale of its size;
+// past that it takes as many lines as it needs.
+func (f *Figure) fitTitle(width vg.Length) {
+	if f.title == "" {
+		f.title = f.plot.Title.Text
+	}
+	st := &f.plot.Title.TextStyle
+	st.Font.Size = vg.Points(titleSize)
+	f.plot.Title.Text = f.title
+	if f.title == "" || st.Width(f.title) <= width {
+		return
+	}
+	for _, scale := range []vg.Length{1, 0.9, minTitleScale} {
+		st.Font.Size = vg.Points(titleSize) * scale
+		lines := breakLines(*st, f.title, width)
+		if len(lines) <= 2 || scale == minTitleScale {
+			f.plot.Title.Text = strings.Join(lines, "\n")
+			return
+		}
+	}
+}
+
+// minTitleScale is the smallest share of its size a title shrinks to.
+const minTitleScale = 0.8
+
+// breakLines breaks s at spaces into lines no wider than width where the words
+// allow (a word wider than width keeps a line of its own).
+func breakLines(st text.Style, s string, width vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case st.Width(line+" "+w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }
 
 // Room per labelled tick, in points: about what matplotlib leaves.
