@@ -112,6 +112,7 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	}
 	obj["color"] = colors
 	obj["toolbox"] = toolbox(kind == "line")
+	fitChartTitle(obj, width, kind == "line")
 	// Tooltips stay inside the chart: near the right edge of a notebook
 	// cell they would otherwise be cut off by the output area.
 	if tt, ok := obj["tooltip"].(map[string]interface{}); ok {
@@ -212,6 +213,49 @@ func chartInit(width, height int) opts.Initialization {
 
 func chartTitle(o Options) opts.Title {
 	return opts.Title{Title: o.Title, Left: "center", TitleStyle: &opts.TextStyle{FontSize: 15, FontWeight: "normal"}}
+}
+
+// fitChartTitle keeps the title clear of the toolbox in the top right corner (the
+// 3dt-configurations chart's title ran into it): the title, centred, may take the
+// chart's width less the toolbox's room on both sides, and ECharts breaks it into
+// lines there; the plot's grid moves down by the lines added, estimated at 8 px a
+// character of the 15 px title font.
+func fitChartTitle(obj map[string]interface{}, width int, zoom bool) {
+	if obj["title"] == nil {
+		return
+	}
+	t := mergeMap(obj["title"], nil)
+	text, _ := t["text"].(string)
+	if text == "" {
+		return
+	}
+	room := width - 2*toolboxRoom(zoom)
+	style := mergeMap(t["textStyle"], map[string]interface{}{"width": room, "overflow": "break"})
+	t["textStyle"] = style
+	obj["title"] = t
+	lines := (8*len([]rune(text)) + room - 1) / max(room, 1)
+	if lines <= 1 || obj["grid"] == nil {
+		return
+	}
+	// go-echarts keeps the grid as a list of one.
+	var grids []map[string]interface{}
+	if b, err := json.Marshal(obj["grid"]); err == nil && json.Unmarshal(b, &grids) == nil {
+		for _, g := range grids {
+			top, _ := strconv.Atoi(fmt.Sprint(g["top"]))
+			g["top"] = strconv.Itoa(top + 20*(lines-1))
+		}
+		obj["grid"] = grids
+	}
+}
+
+// toolboxRoom is the width the toolbox takes from the right edge, in CSS pixels:
+// its offset (20) and its icons (about 25 each: save, and for a line chart zoom,
+// undo zoom and reset).
+func toolboxRoom(zoom bool) int {
+	if zoom {
+		return 20 + 4*25
+	}
+	return 20 + 25
 }
 
 // toolbox offers saving as PNG and, for numeric axes, box zoom. It is

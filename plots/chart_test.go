@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -162,5 +163,29 @@ func TestScriptSafe(t *testing.T) {
 	}
 	if !strings.Contains(f, `"name":"__f__alert(1)__f__"`) {
 		t.Errorf("a name with go-echarts' function markers became code")
+	}
+}
+
+// TestChartTitleClearsTheToolbox: a title that would run into the toolbox gets the
+// chart's width less the toolbox's room on both sides, broken into lines there, and
+// the plot moves down by the lines added; a short title keeps the grid where it was.
+func TestChartTitleClearsTheToolbox(t *testing.T) {
+	line := func(title string) string {
+		c, err := LinePlot{Series: []Series{{Name: "a", Points: []Point{{X: 1, Y: 2}}}}, Options: Options{Title: title}}.Chart(ChartWidth, ChartHeight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.option
+	}
+	long := line("Configurations A–J of the 3DT 4×4×4: latency against accepted traffic under uniform traffic, bubble flow control")
+	room := ChartWidth - 2*toolboxRoom(true)
+	if !strings.Contains(long, `"overflow":"break"`) || !strings.Contains(long, `"width":`+strconv.Itoa(room)) {
+		t.Errorf("the long title's text style has no width %d with overflow break:\n%s", room, long)
+	}
+	if !strings.Contains(long, `"top":"80"`) && !strings.Contains(long, `"top":"100"`) {
+		t.Errorf("the grid did not move down for a title of several lines:\n%s", long)
+	}
+	if short := line("Uniform traffic"); !strings.Contains(short, `"top":"60"`) {
+		t.Errorf("a one-line title moved the grid:\n%s", short)
 	}
 }
