@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"math"
 	"strconv"
 	"strings"
 
@@ -290,8 +291,33 @@ func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
 	return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Right: "10", Top: "middle"}, room
 }
 
-func chartGrid(right int) opts.Grid {
-	return opts.Grid{Left: "80", Right: strconv.Itoa(right), Top: "60", Bottom: "60"}
+func chartGrid(left, right int) opts.Grid {
+	return opts.Grid{Left: strconv.Itoa(left), Right: strconv.Itoa(right), Top: "60", Bottom: "60"}
+}
+
+// yNameGap is how far a value axis' name stands from the axis, and gridLeft the room
+// left of the plot for both, in CSS pixels: wide tick labels ("300,000") would
+// otherwise run under the name, as the all-to-all chart's did. The widest label is
+// estimated from the largest magnitude among values, as ECharts writes it (thousands
+// separated, a minus sign), at 7 px a character of the 12 px tick font.
+func yNameGap(values []float64) (gap, gridLeft int) {
+	widest := 0
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		chars := len(strconv.FormatFloat(math.Round(math.Abs(v)), 'f', 0, 64))
+		chars += (chars - 1) / 3 // thousands separators
+		if math.Abs(v) < 10 {
+			chars += 2 // a decimal point and a digit, as small ticks carry
+		}
+		if v < 0 {
+			chars++
+		}
+		widest = max(widest, chars)
+	}
+	gap = max(50, 7*widest+18)
+	return gap, max(80, gap+25)
 }
 
 func splitLine() *opts.SplitLine {
@@ -300,14 +326,21 @@ func splitLine() *opts.SplitLine {
 
 // valueAxes are numeric axes named in the middle, like gonum's, that fit
 // the data rather than start at zero.
-func valueAxes(p LinePlot) (opts.XAxis, opts.YAxis) {
+func valueAxes(p LinePlot) (x opts.XAxis, y opts.YAxis, gridLeft int) {
 	kind := func(log bool) string {
 		if log {
 			return "log"
 		}
 		return "value"
 	}
-	x := opts.XAxis{Type: kind(p.LogX), Name: p.XLabel, NameLocation: "middle", NameGap: 30, Scale: opts.Bool(true), SplitLine: splitLine()}
-	y := opts.YAxis{Type: kind(p.LogY), Name: p.YLabel, NameLocation: "middle", NameGap: 50, Scale: opts.Bool(true), SplitLine: splitLine()}
-	return x, y
+	x = opts.XAxis{Type: kind(p.LogX), Name: p.XLabel, NameLocation: "middle", NameGap: 30, Scale: opts.Bool(true), SplitLine: splitLine()}
+	var ys []float64
+	for _, sr := range p.Series {
+		for _, pt := range sr.Points {
+			ys = append(ys, pt.Y, pt.YLow, pt.YHigh)
+		}
+	}
+	gap, gridLeft := yNameGap(ys)
+	y = opts.YAxis{Type: kind(p.LogY), Name: p.YLabel, NameLocation: "middle", NameGap: gap, Scale: opts.Bool(true), SplitLine: splitLine()}
+	return x, y, gridLeft
 }

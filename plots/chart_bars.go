@@ -25,15 +25,20 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 		names = append(names, g.Name)
 	}
 	legend, room := chartLegend(p.Legend, names)
+	var values []float64
+	for _, g := range p.Groups {
+		values = append(values, g.Values...)
+	}
+	yGap, left := yNameGap(values)
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
 		charts.WithInitializationOpts(chartInit(width, height)),
 		charts.WithTitleOpts(chartTitle(p.Options)),
 		charts.WithLegendOpts(legend),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(chartGrid(room)),
+		charts.WithGridOpts(chartGrid(left, room)),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: p.XLabel, NameLocation: "middle", NameGap: 30}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: p.YLabel, NameLocation: "middle", NameGap: 50, SplitLine: splitLine()}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: p.YLabel, NameLocation: "middle", NameGap: yGap, SplitLine: splitLine()}),
 	)
 	bar.SetXAxis(p.Categories)
 	// A marker spans the cluster of bars: ECharts leaves 20 % of each

@@ -31,7 +31,7 @@ func (p HeatmapPlot) Chart(width, height int) (*Chart, error) {
 		charts.WithTitleOpts(chartTitle(p.Options)),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: opts.FuncOpts(cellTooltip)}),
-		charts.WithGridOpts(chartGrid(120)),
+		charts.WithGridOpts(chartGrid(80, 120)),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", Data: xs, Name: p.XLabel, NameLocation: "middle", NameGap: 30}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: ys, Name: p.YLabel, NameLocation: "middle", NameGap: 50}),
 	)

@@ -56,7 +56,7 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 		names = append(names, hollow)
 	}
 	legend, room := chartLegend(p.Legend, names)
-	x, y := valueAxes(p)
+	x, y, left := valueAxes(p)
 	title := chartTitle(p.Options)
 	title.Subtitle = strings.Join(p.Notes, "; ")
 	line := charts.NewLine()
@@ -65,7 +65,7 @@ func (p LinePlot) Chart(width, height int) (*Chart, error) {
 		charts.WithTitleOpts(title),
 		charts.WithLegendOpts(legend),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: opts.FuncOpts(pointTooltip)}),
-		charts.WithGridOpts(chartGrid(room)),
+		charts.WithGridOpts(chartGrid(left, room)),
 		charts.WithXAxisOpts(x),
 		charts.WithYAxisOpts(y),
 	)

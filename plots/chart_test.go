@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,5 +188,27 @@ func TestChartTitleClearsTheToolbox(t *testing.T) {
 	}
 	if short := line("Uniform traffic"); !strings.Contains(short, `"top":"60"`) {
 		t.Errorf("a one-line title moved the grid:\n%s", short)
+	}
+}
+
+// TestYAxisNameClearsItsTicks: the all-to-all chart's y-axis name sat over its tick
+// labels ("300,000"); the name's gap and the plot's left edge grow with the widest
+// tick label, and small values keep the defaults.
+func TestYAxisNameClearsItsTicks(t *testing.T) {
+	for _, c := range []struct {
+		values        []float64
+		gap, gridLeft int
+		why           string
+	}{
+		{[]float64{0.1, 0.72}, 50, 80, "fractions: the defaults"},
+		{[]float64{120, 250}, 50, 80, "three digits: the defaults"},
+		{[]float64{35000, 299876}, 67, 92, `"300,000": 7 characters`},
+		{[]float64{-77.1, 33}, 50, 80, "a minus sign and two digits"},
+		{[]float64{math.NaN(), 2e6}, 81, 106, `"2,000,000": 9 characters`},
+	} {
+		gap, left := yNameGap(c.values)
+		if gap != c.gap || left != c.gridLeft {
+			t.Errorf("%s: name gap %d, grid left %d; want %d, %d", c.why, gap, left, c.gap, c.gridLeft)
+		}
 	}
 }
