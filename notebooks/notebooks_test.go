@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -266,5 +267,51 @@ func TestDrawnChartsSeesABlankChart(t *testing.T) {
 	defer p.Close()
 	if _, err := drawnCharts(p); err == nil || !strings.Contains(err.Error(), "1 of 1 charts did not draw: [blank-chart]") {
 		t.Errorf("drawnCharts on a blank chart: %v", err)
+	}
+}
+
+// listStart is a line CommonMark reads as the start of a list even inside a
+// paragraph: a bullet, or an ordered item numbered 1.
+var listStart = regexp.MustCompile(`^ {0,3}([-+*]|1[.)])( |$)`)
+
+// TestMarkdownLineBreaksAreNotLists: a paragraph's line that happens to begin with
+// "1)" or "- " starts a list in the rendered notebook (the workloads notebook's
+// "… instead of\n1) but …" rendered as a list item). Every such line must follow a
+// blank line, a heading or another list line, i.e. be meant as a list.
+func TestMarkdownLineBreaksAreNotLists(t *testing.T) {
+	for _, path := range committed(t) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb notebook
+		if err := json.Unmarshal(raw, &nb); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, c := range nb.Cells {
+			if c.Type != "markdown" {
+				continue
+			}
+			lines := strings.Split(textOf(c.Source), "\n")
+			inList, fenced := false, false
+			for i, l := range lines {
+				if strings.HasPrefix(strings.TrimSpace(l), "```") {
+					fenced = !fenced
+				}
+				if fenced {
+					continue
+				}
+				item := listStart.MatchString(l) || regexp.MustCompile(`^ {0,3}\d+[.)] `).MatchString(l)
+				switch {
+				case strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#"):
+					inList = false
+				case item && i > 0 && !inList && listStart.MatchString(l) && strings.TrimSpace(lines[i-1]) != "" && !strings.HasPrefix(lines[i-1], "#") && !strings.HasPrefix(lines[i-1], "|"):
+					t.Errorf("%s, cell %s, line %d %q continues a paragraph but renders as a list item", path, c.ID, i+1, l)
+				}
+				if item {
+					inList = true
+				}
+			}
+		}
 	}
 }
