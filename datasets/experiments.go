@@ -35,12 +35,15 @@ func Result(file string) ([]byte, error) {
 // (issue 11) selection-functions-* and adaptive-vs-3d, the C-switch and KNS papers' (issue 14; KNS at 64K nodes in the kns-64k-* files), issue
 // 12's (5DT vs 3D) extoll-summary.csv, ndt-fig6-summary.csv and ndt-fig6-8k-summary.csv, the KNS hot-spot runs
 // with spread hot PEs and the twisted tori's escape-return runs (issue 38), the twisted
-// tori's 2D patterns and the 1024-PE selection functions re-run with the stationarity check
-// (issue 38), and the twisted tori's larger runs (issue 13) in
+// tori's 2D patterns and every selection-function curve and mD torus of paper (b) re-run
+// around its knee with the stationarity check (issue 38), and the twisted tori's larger runs (issue 13) in
 // twisted-summary.csv, each with its records file (see results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"selection-functions-5dt-summary.csv", "adaptive-vs-3d-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
 	"selection-functions-128-summary.csv", "selection-functions-512-summary.csv", "selection-functions-1024-summary.csv",
+	"selection-functions-64-summary.csv", "selection-functions-128-zipf-summary.csv", "selection-functions-256-summary.csv",
+	"selection-functions-512-zipf-summary.csv", "selection-functions-1024-zipf-summary.csv", "selection-functions-2048-summary.csv",
+	"adaptive-vs-md-checked-summary.csv", "adaptive-vs-3d-checked-summary.csv",
 	"cswitch-1024-summary.csv", "cswitch-joining-summary.csv", "kns-256-summary.csv", "kns-256-torus-summary.csv",
 	"cswitch-4096-summary.csv", "cswitch-joining-4096-summary.csv", "cswitch-bbmin-summary.csv",
 	"cswitch-bbmin-classes-summary.csv", "cswitch-bbmin-joining-summary.csv",
