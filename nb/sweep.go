@@ -65,29 +65,29 @@ type sweep struct {
 	workers int
 }
 
+// listOption is an option that sets one of the spec's lists of names (networks, patterns,
+// schemes, routings), refusing an empty list with an example of a full one.
+func listOption(option, what, example string, field func(*sweep) *[]string, values []string) Option {
+	return Option{func(s *sweep) error {
+		if len(values) == 0 {
+			return fmt.Errorf("%s: no %s, e.g. %s", option, what, example)
+		}
+		*field(s) = values
+		return nil
+	}}
+}
+
 // Nets names the networks to sweep, as topology spec strings (twintorus families
 // lists them): twin:4x4x4/D, torus:16x8, mesh:8x8, ... Each is a curve (or one per
 // value of the other axes).
 func Nets(specs ...string) Option {
-	return Option{func(s *sweep) error {
-		if len(specs) == 0 {
-			return errors.New(`nb.Nets: no networks; name at least one, e.g. nb.Nets("twin:4x4x4/D", "torus:16x8")`)
-		}
-		s.spec.Topologies = specs
-		return nil
-	}}
+	return listOption("nb.Nets", "networks; name at least one", `nb.Nets("twin:4x4x4/D", "torus:16x8")`, func(s *sweep) *[]string { return &s.spec.Topologies }, specs)
 }
 
 // Traffic names the traffic patterns (traffic.Grammar: uniform, bitrev, complement,
 // tornado, hotspot:F, ...); the default is uniform. Each is a curve per network.
 func Traffic(patterns ...string) Option {
-	return Option{func(s *sweep) error {
-		if len(patterns) == 0 {
-			return errors.New(`nb.Traffic: no patterns; name at least one, e.g. nb.Traffic("uniform", "bitrev")`)
-		}
-		s.spec.Traffic = patterns
-		return nil
-	}}
+	return listOption("nb.Traffic", "patterns; name at least one", `nb.Traffic("uniform", "bitrev")`, func(s *sweep) *[]string { return &s.spec.Traffic }, patterns)
 }
 
 // Loads lists the offered loads in flits/cycle/PE, every one of which each curve runs
@@ -117,26 +117,14 @@ func Seeds(n int) Option {
 // Deadlock names the deadlock schemes (bubble, vc, escape, none); the default is
 // bubble flow control. Each is a curve per network.
 func Deadlock(schemes ...string) Option {
-	return Option{func(s *sweep) error {
-		if len(schemes) == 0 {
-			return errors.New(`nb.Deadlock: no schemes; name at least one of vc, bubble, escape and none, e.g. nb.Deadlock("bubble", "vc")`)
-		}
-		s.spec.Deadlock = schemes
-		return nil
-	}}
+	return listOption("nb.Deadlock", "schemes; name at least one of vc, bubble, escape and none", `nb.Deadlock("bubble", "vc")`, func(s *sweep) *[]string { return &s.spec.Deadlock }, schemes)
 }
 
 // Routing names the routings (dor, dort, adaptive, ..., as `twintorus help routing`
 // lists them); the default is each network family's own (DORT on twin tori, DOR on
 // tori and meshes). Each is a curve per network.
 func Routing(names ...string) Option {
-	return Option{func(s *sweep) error {
-		if len(names) == 0 {
-			return errors.New(`nb.Routing: no routings; name at least one, e.g. nb.Routing("dor", "adaptive")`)
-		}
-		s.spec.Routing = names
-		return nil
-	}}
+	return listOption("nb.Routing", "routings; name at least one", `nb.Routing("dor", "adaptive")`, func(s *sweep) *[]string { return &s.spec.Routing }, names)
 }
 
 // Window sets the cycles each simulation warms up and then measures (the model's 5000
