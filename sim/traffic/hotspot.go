@@ -71,7 +71,7 @@ func newHotspot(arg string, l layout) (Pattern, error) {
 	share := hasHot && strings.HasSuffix(hs, "%")
 	if hasPlace {
 		if !share {
-			return nil, fmt.Errorf("placement /%s applies to a share of the PEs (e.g. hotspot:0.1@5%%/spread); a list names its hot PEs itself", strings.TrimSpace(ps))
+			return nil, fmt.Errorf("placement %q applies to a share of the PEs (e.g. hotspot:0.1@5%%/spread); a list names its hot PEs itself", "/"+strings.TrimSpace(ps))
 		}
 		if h.place, err = parsePlacement(ps); err != nil {
 			return nil, err

@@ -154,8 +154,8 @@ func TestHotspotPlacementErrors(t *testing.T) {
 	net := topology.MustNew("torus:8")
 	for spec, want := range map[string]string{
 		"hotspot:0.1@5%/middle":  `bad hot PE placement "middle": accepted are spread`,
-		"hotspot:0.1@3,4/lowest": "placement /lowest applies to a share of the PEs",
-		"hotspot:0.1/spread":     "placement /spread applies to a share of the PEs",
+		"hotspot:0.1@3,4/lowest": `placement "/lowest" applies to a share of the PEs`,
+		"hotspot:0.1/spread":     `placement "/spread" applies to a share of the PEs`,
 		"hotspot:0.1@5%/":        `bad hot PE placement ""`,
 	} {
 		_, err := ParsePattern(spec, net)
