@@ -24,7 +24,7 @@ func TestQuickSpec(t *testing.T) {
 	}
 	q := QuickSpec(spec)
 	v := q.Loads.Values
-	if q.Seeds != 2 || q.Engine.Warmup != 300 || q.Engine.Measure != 2000 || len(v) < 5 || len(v) >= len(spec.Loads.Values) || v[len(v)-1] != spec.Loads.Values[len(spec.Loads.Values)-1] {
+	if q.Seeds != 2 || q.Engine.Warmup != 300 || q.Engine.Measure != QuickMeasure || q.Engine.StationaryBatches != 0 || len(v) < 5 || len(v) >= len(spec.Loads.Values) || v[len(v)-1] != spec.Loads.Values[len(spec.Loads.Values)-1] {
 		t.Errorf("quick spec: %d seeds, %d cycles, loads %v", q.Seeds, q.Engine.Measure, v)
 	}
 	if spec.Seeds != 30 || len(spec.Loads.Values) != 15 {
