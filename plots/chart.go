@@ -231,10 +231,10 @@ func fitChartTitle(obj map[string]interface{}, width int, zoom bool) {
 		return
 	}
 	room := width - 2*toolboxRoom(zoom)
-	style := mergeMap(t["textStyle"], map[string]interface{}{"width": room, "overflow": "break"})
+	style := mergeMap(t["textStyle"], map[string]interface{}{"width": room, "overflow": "break", "lineHeight": titleLineHeight})
 	t["textStyle"] = style
 	obj["title"] = t
-	lines := (8*len([]rune(text)) + room - 1) / max(room, 1)
+	lines := titleLines(text, width, zoom)
 	if lines <= 1 || obj["grid"] == nil {
 		return
 	}
@@ -243,10 +243,23 @@ func fitChartTitle(obj map[string]interface{}, width int, zoom bool) {
 	if b, err := json.Marshal(obj["grid"]); err == nil && json.Unmarshal(b, &grids) == nil {
 		for _, g := range grids {
 			top, _ := strconv.Atoi(fmt.Sprint(g["top"]))
-			g["top"] = strconv.Itoa(top + 20*(lines-1))
+			g["top"] = strconv.Itoa(top + titleLineHeight*(lines-1))
 		}
 		obj["grid"] = grids
 	}
+}
+
+// titleLineHeight is the height of a line of a chart's title (15 px font), in CSS
+// pixels: set, not left to ECharts, which measures it from a CJK glyph.
+const titleLineHeight = 20
+
+// titleLines estimates how many lines ECharts breaks a title into (fitChartTitle).
+func titleLines(text string, width int, zoom bool) int {
+	if text == "" {
+		return 0
+	}
+	room := max(width-2*toolboxRoom(zoom), 1)
+	return max(1, (8*len([]rune(text))+room-1)/room)
 }
 
 // toolboxRoom is the width the toolbox takes from the right edge, in CSS pixels:
@@ -291,8 +304,15 @@ func chartLegend(place LegendPlace, names []string) (opts.Legend, int) {
 	return opts.Legend{Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Right: "10", Top: "middle"}, room
 }
 
+// Room above and below a chart's plot, in CSS pixels: the title above (more when it
+// takes more lines: fitChartTitle), the category or value axis' labels and name below.
+const (
+	gridTop    = 60
+	gridBottom = 60
+)
+
 func chartGrid(left, right int) opts.Grid {
-	return opts.Grid{Left: strconv.Itoa(left), Right: strconv.Itoa(right), Top: "60", Bottom: "60"}
+	return opts.Grid{Left: strconv.Itoa(left), Right: strconv.Itoa(right), Top: strconv.Itoa(gridTop), Bottom: strconv.Itoa(gridBottom)}
 }
 
 // yNameGap is how far a value axis' name stands from the axis, and gridLeft the room
