@@ -180,6 +180,23 @@ func checkOpened(t *testing.T, page *browsertest.Page, name string) {
 	}
 	checkCharts(t, page, "as opened", declaredCharts(t, name))
 	checkNoScrollBoxes(t, page, "as opened")
+	checkChartLayout(t, page, "as opened")
+}
+
+// checkChartLayout fails on any chart whose text is clipped, runs over other text or
+// a paper's mark, or writes a number past four significant digits
+// (browsertest.CheckCharts, the rules plots' own tests hold every kind of chart to),
+// as the reader's browser laid it out.
+func checkChartLayout(t *testing.T, page *browsertest.Page, when string) {
+	t.Helper()
+	problems, n, err := browsertest.CheckCharts(page, 30*time.Second)
+	if err != nil {
+		t.Fatalf("%s: reading the charts' layout: %v", when, err)
+	}
+	for _, p := range problems {
+		t.Errorf("%s: %s", when, p)
+	}
+	t.Logf("%s: layout of %d charts checked, %d problems", when, n, len(problems))
 }
 
 // checkNoScrollBoxes fails on an output that Jupyter folded into a scroll box: the
@@ -221,6 +238,7 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 	}
 	checkCharts(t, page, "after Run All (quick mode)", declaredQuickCharts(t, name))
 	checkNoScrollBoxes(t, page, "after Run All (quick mode)")
+	checkChartLayout(t, page, "after Run All (quick mode)")
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come

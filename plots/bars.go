@@ -37,7 +37,7 @@ func (p BarPlot) Figure() (*Figure, error) {
 	pl := newPlot(p.Options)
 	pl.Add(grid(false))
 	pl.NominalX(p.Categories...)
-	b := bars{groups: p.Groups, labels: p.Labels, text: pl.Y.Tick.Label}
+	b := &bars{groups: p.Groups, labels: p.Labels, text: pl.Y.Tick.Label}
 	b.text.XAlign, b.text.YAlign = draw.XCenter, draw.YBottom
 	var entries []entry
 	for i, g := range p.Groups {
@@ -46,9 +46,39 @@ func (p BarPlot) Figure() (*Figure, error) {
 	}
 	pl.Add(b)
 	padRange(&pl.Y, axisMargin) // bars start at zero, which stays the axis' end
-	f := &Figure{plot: pl}
+	f := &Figure{plot: pl, fit: func(data vg.Rectangle) { b.fit(pl, p.Categories, data.Max.X-data.Min.X) }}
 	f.setLegend(p.Legend, entries)
 	return f, nil
+}
+
+// fit turns text that does not fit across its room upright, for a data area width
+// wide: category names wider than their category (they ran into each other,
+// "allgather ring" over "allgather linear") stand along the axis, reading upwards; and
+// bar labels that do not fit over their bars even shortened and shrunk (fitLabel)
+// stand along their bars. matplotlib users rotate such labels by hand; here the figure
+// does it when, and only when, its size needs it.
+func (b *bars) fit(pl *plot.Plot, categories []string, width vg.Length) {
+	room := width / vg.Length(max(len(categories), 1))
+	tick := &pl.X.Tick.Label
+	tick.Rotation, tick.XAlign, tick.YAlign = 0, draw.XCenter, draw.YTop
+	for _, c := range categories {
+		if tick.Width(c) > room-vg.Points(labelSpace) {
+			tick.Rotation, tick.XAlign, tick.YAlign = math.Pi/2, draw.XRight, draw.YCenter
+			break
+		}
+	}
+	b.upright = false
+	barRoom := vg.Length(clusterWidth)*room/vg.Length(max(b.nBars(), 1)) - vg.Points(labelSpace)
+	for _, g := range b.groups {
+		for _, v := range g.Values {
+			if g.Marker || math.IsNaN(v) || !b.labels {
+				continue
+			}
+			if st, s := fitLabel(b.text, v, barRoom); st.Width(s) > barRoom {
+				b.upright = true
+			}
+		}
+	}
 }
 
 // barStyle gives bar groups the palette in order and marker groups the
@@ -91,6 +121,8 @@ type bars struct {
 	styles []barLook
 	labels bool
 	text   text.Style
+	// upright stands every label along its bar, reading upwards (fit).
+	upright bool
 }
 
 func (b bars) nBars() int {
@@ -129,6 +161,9 @@ func (b bars) Plot(c draw.Canvas, p *plot.Plot) {
 			}))
 			if b.labels {
 				st, s := fitLabel(b.text, v, width-vg.Points(labelSpace))
+				if b.upright {
+					st, s = b.uprightText(v < 0), label(v)
+				}
 				y := labelY(st, s, top, v < 0, b.markers(i, trY))
 				c.FillText(labelPlace(st, v < 0), vg.Point{X: left + width/2, Y: y}, s)
 			}
@@ -151,17 +186,36 @@ func (b bars) markers(i int, trY func(float64) vg.Length) []vg.Length {
 // labelPlace aligns a bar's label: above the end of a bar that rises, below the end
 // of one that falls (a negative value), so the label reads as that bar's.
 func labelPlace(st text.Style, down bool) text.Style {
-	if down {
+	if down && st.Rotation == 0 {
 		st.YAlign = draw.YTop
 	}
 	return st
+}
+
+// uprightText is the style of a label standing along its bar: rotated a quarter
+// turn, starting at the end of a bar that rises and ending at the end of one that
+// falls.
+func (b bars) uprightText(down bool) text.Style {
+	st := b.text
+	st.Rotation, st.XAlign, st.YAlign = math.Pi/2, draw.XLeft, draw.YCenter
+	if down {
+		st.XAlign = draw.XRight
+	}
+	return st
+}
+
+// labelHeight is how far a label reaches along its bar: its height, or its width
+// when it stands upright.
+func labelHeight(st text.Style, s string) vg.Length {
+	r := st.Rectangle(s)
+	return r.Max.Y - r.Min.Y
 }
 
 // labelY is where a bar's label stands: labelGap past the bar's end (top), moved past
 // a marker of the same category only where the marker would cross the label (a mark
 // on the other side of the bar, or far beyond its label, leaves it in place).
 func labelY(st text.Style, s string, top vg.Length, down bool, marks []vg.Length) vg.Length {
-	gap, h, line := vg.Points(labelGap), st.Height(s), vg.Points(1.25)
+	gap, h, line := vg.Points(labelGap), labelHeight(st, s), vg.Points(1.25)
 	if !down {
 		y := top + gap
 		for _, m := range marks {
@@ -207,7 +261,15 @@ func (b bars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 			if math.IsNaN(v) {
 				continue
 			}
-			r := b.text.Rectangle(label(v))
+			st := b.text
+			if b.upright {
+				st = b.uprightText(v < 0)
+			}
+			r := st.Rectangle(label(v))
+			if b.upright { // the box stands on (or hangs from) the bar's end
+				h := r.Max.Y - r.Min.Y
+				r.Min.Y, r.Max.Y = 0, h
+			}
 			if v < 0 { // the label hangs below the bar's end
 				h := r.Max.Y - r.Min.Y
 				r.Min.Y, r.Max.Y = -h-vg.Points(labelGap+2), -vg.Points(labelGap+2)

@@ -55,6 +55,9 @@ type Figure struct {
 	side sidePanel
 	// title is the title as set, before fitTitle broke or shrank it for a size.
 	title string
+	// fit, when set, adjusts the plot to the width of its data area before it is
+	// drawn (a bar chart's upright labels); nil for none.
+	fit func(data vg.Rectangle)
 }
 
 type sidePanel interface {
@@ -139,15 +142,15 @@ func (f *Figure) draw(c draw.Canvas) {
 	c = draw.Crop(c, vg.Points(margin), -vg.Points(margin), vg.Points(margin), -vg.Points(margin))
 	if f.side == nil {
 		f.fitTitle(c.Size().X)
-		f.fitTicks(f.plot.DataCanvas(c).Rectangle)
+		f.fitData(c)
 		f.plot.Draw(c)
 		return
 	}
 	data := f.plot.DataCanvas(c).Rectangle
 	w := f.side.width(data.Max.Y - data.Min.Y)
 	f.fitTitle(c.Size().X - w)
-	f.fitTicks(f.plot.DataCanvas(c).Rectangle)
 	main := draw.Crop(c, 0, -w, 0, 0)
+	f.fitData(main)
 	f.plot.Draw(main)
 	side := draw.Crop(c, c.Size().X-w, 0, 0, 0)
 	f.side.draw(side, f.plot.DataCanvas(main).Rectangle)
@@ -181,22 +184,55 @@ func (f *Figure) fitTitle(width vg.Length) {
 const minTitleScale = 0.8
 
 // breakLines breaks s at spaces into lines no wider than width where the words
-// allow (a word wider than width keeps a line of its own).
+// allow; a word wider than width breaks after a ':' or '/' in it (a spec such as
+// "alltoall:pairwise:512B" is one word), and a part wider than that keeps a line of
+// its own.
 func breakLines(st text.Style, s string, width vg.Length) []string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case st.Width(line+" "+w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
+	for _, word := range strings.Fields(s) {
+		parts := []string{word}
+		if st.Width(word) > width {
+			parts = splitAfterAny(word, ":/")
+		}
+		for i, w := range parts {
+			sep := " "
+			if i > 0 {
+				sep = ""
+			}
+			switch {
+			case line == "":
+				line = w
+			case st.Width(line+sep+w) <= width:
+				line += sep + w
+			default:
+				lines = append(lines, line)
+				line = w
+			}
 		}
 	}
 	return append(lines, line)
+}
+
+// splitAfterAny splits s after each of the characters in chars.
+func splitAfterAny(s, chars string) []string {
+	var parts []string
+	for {
+		i := strings.IndexAny(s, chars)
+		if i < 0 || i == len(s)-1 {
+			return append(parts, s)
+		}
+		parts = append(parts, s[:i+1])
+		s = s[i+1:]
+	}
+}
+
+// fitData fits the ticks, and what fit adjusts, to the data area the plot has on c.
+func (f *Figure) fitData(c draw.Canvas) {
+	if f.fit != nil {
+		f.fit(f.plot.DataCanvas(c).Rectangle)
+	}
+	f.fitTicks(f.plot.DataCanvas(c).Rectangle)
 }
 
 // Room per labelled tick, in points: about what matplotlib leaves.
@@ -210,11 +246,40 @@ const (
 // through Plot are left alone.
 func (f *Figure) fitTicks(data vg.Rectangle) {
 	if _, ok := f.plot.X.Tick.Marker.(roundTicks); ok {
-		f.plot.X.Tick.Marker = roundTicks{target: max(4, int((data.Max.X-data.Min.X)/vg.Points(xTickRoom)))}
+		width := data.Max.X - data.Min.X
+		target := max(4, int(width/vg.Points(xTickRoom)))
+		// Fewer where the labels would still run into each other (wide numbers on a
+		// narrow plot beside a long legend: "500" over "1000").
+		for target > 2 && !ticksFit(f.plot.X, roundTicks{target: target}, width) {
+			target--
+		}
+		f.plot.X.Tick.Marker = roundTicks{target: target}
 	}
 	if _, ok := f.plot.Y.Tick.Marker.(roundTicks); ok {
 		f.plot.Y.Tick.Marker = roundTicks{target: max(4, int((data.Max.Y-data.Min.Y)/vg.Points(yTickRoom)))}
 	}
+}
+
+// ticksFit reports whether the labels of ticks on axis a, width long, stand apart by
+// labelSpace at least.
+func ticksFit(a plot.Axis, ticks roundTicks, width vg.Length) bool {
+	if !(a.Max > a.Min) {
+		return true
+	}
+	var prevX, prevW vg.Length
+	first := true
+	for _, t := range ticks.Ticks(a.Min, a.Max) {
+		if t.Label == "" || t.Value < a.Min || t.Value > a.Max {
+			continue
+		}
+		x := width * vg.Length((t.Value-a.Min)/(a.Max-a.Min))
+		w := a.Tick.Label.Width(t.Label)
+		if !first && x-prevX < (w+prevW)/2+vg.Points(labelSpace) {
+			return false
+		}
+		prevX, prevW, first = x, w, false
+	}
+	return true
 }
 
 // newPlot returns a plot in the package style.
