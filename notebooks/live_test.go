@@ -189,14 +189,19 @@ func checkOpened(t *testing.T, page *browsertest.Page, name string) {
 // as the reader's browser laid it out.
 func checkChartLayout(t *testing.T, page *browsertest.Page, when string) {
 	t.Helper()
-	problems, n, err := browsertest.CheckCharts(page, 30*time.Second)
+	figs, err := browsertest.ChartTexts(page, 30*time.Second)
 	if err != nil {
 		t.Fatalf("%s: reading the charts' layout: %v", when, err)
 	}
-	for _, p := range problems {
-		t.Errorf("%s: %s", when, p)
+	texts, problems := 0, 0
+	for _, f := range figs {
+		texts += len(f.Texts)
+		for _, p := range browsertest.CheckText(f) {
+			t.Errorf("%s: %s", when, p)
+			problems++
+		}
 	}
-	t.Logf("%s: layout of %d charts checked, %d problems", when, n, len(problems))
+	t.Logf("%s: layout of %d charts checked (%d texts), %d problems", when, len(figs), texts, problems)
 }
 
 // checkNoScrollBoxes fails on an output that Jupyter folded into a scroll box: the
