@@ -28,5 +28,10 @@
 // is reported as an error, never as a panic.
 //
 // Tests compare every kind of output with golden files in testdata/;
-// `go test ./plots -update` rewrites them after an intended change.
+// `go test ./plots -update` rewrites them after an intended change. They also
+// check the layout of every kind of figure, as a reader sees it: the charts in
+// headless Chromium from ECharts' own layout, the static figures on a canvas that
+// records each string's box; no text may be clipped, cross another text or a
+// paper's mark, or write a number with a fraction past four significant digits
+// (kernel/browsertest.CheckText).
 package plots

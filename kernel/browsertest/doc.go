@@ -9,6 +9,13 @@
 // reach a CDN fails its test instead of touching the network. Require skips a test
 // when Chromium is not installed, or fails it when TWINTORUS_BROWSER_REQUIRED=1.
 //
-// The package drives the browser through github.com/chromedp/chromedp; it knows
-// nothing about what the pages show.
+// CheckText holds a figure's text to the rules a printed figure keeps: nothing
+// clipped at its edge, no text over another or over a data mark, no number with a
+// fraction past four significant digits. ChartTexts reads every ECharts chart on a
+// page as ECharts laid it out (zrender's display list, once nothing animates), and
+// CheckCharts applies the rules to them; package plots feeds CheckText its static
+// figures' text too.
+//
+// The package drives the browser through github.com/chromedp/chromedp; beyond
+// ECharts' layout it knows nothing about what the pages show.
 package browsertest

@@ -29,8 +29,9 @@ func (b TextBox) String() string {
 }
 
 // Figure is the text a figure draws: its title (to name it in a problem), its size
-// and every visible text element; and its marks, data symbols that text must not
-// cover (a paper's value drawn beside a bar), each named by its series in Text.
+// and every visible text element; and its marks, what text must not cover: data
+// symbols (a paper's value drawn beside a bar), each named by its series in Text, and
+// a chart's toolbox ("toolbox": the icons a title once ran into).
 type Figure struct {
 	ID, Title     string
 	Width, Height float64
@@ -145,7 +146,8 @@ func Significant(s string) (digits int, ok bool) {
 // with _echarts_instance_), the text zrender draws: every text span in its display
 // list that is shown (not ignored, invisible, fully transparent or clipped away by a
 // clip path, such as a scrolling legend's hidden pages). Texts shown only on hover
-// (toolbox titles, emphasis labels) and tooltips (HTML) are not in the list.
+// (toolbox titles, emphasis labels) and tooltips (HTML) are not in the list. Marks are
+// the symbols of scatter series, from their data's layout, and the toolbox's icons.
 //
 // A span's box is its measured width and, as height, its font size, placed by its
 // baseline: zrender's own line height is the width of "国", which a browser without
@@ -198,6 +200,13 @@ const chartTexts = `(function () {
       fig.texts.push({text: String(st.text), x: r.x, y: r.y, w: r.width, h: r.height});
     });
     var model = chart.getModel && chart.getModel();
+    var toolbox = model && model.getComponent("toolbox");
+    var tview = toolbox && chart.getViewOfComponentModel && chart.getViewOfComponentModel(toolbox);
+    if (tview && tview.group && !tview.group.ignore && tview.group.childCount() > 0) {
+      tview.group.updateTransform();
+      var tr = globalRect(tview.group, tview.group.getBoundingRect());
+      fig.marks.push({text: "toolbox", x: tr.x, y: tr.y, w: tr.width, h: tr.height});
+    }
     (model ? model.getSeries() : []).forEach(function (s) {
       if (s.subType !== "scatter") { return; }
       var data = s.getData();
