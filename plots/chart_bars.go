@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -32,16 +33,23 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 		values = append(values, g.Values...)
 	}
 	top := gridTop + titleLineHeight*max(titleLines(p.Title, width, false)-1, 0)
-	axis := p.barAxis(float64(top), float64(height-top-gridBottom))
-	yGap, left := yNameGap(append(values, axis.lo, axis.hi))
+	// The value axis' room on the left depends on its labels, and so on the axis,
+	// whose scale depends on the plot's height, which upright category names change:
+	// the left room is estimated from the data first, then fixed from the axis.
+	yGap, left := yNameGap(values)
+	xAxis, bottom := categoryAxis(p.XLabel, p.Categories, width-left-room)
+	axis := p.barAxis(float64(top), float64(height-top-bottom))
+	yGap, left = yNameGap(append(values, axis.lo, axis.hi))
+	grid := chartGrid(left, room)
+	grid.Bottom = strconv.Itoa(bottom)
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
 		charts.WithInitializationOpts(chartInit(width, height)),
 		charts.WithTitleOpts(chartTitle(p.Options)),
 		charts.WithLegendOpts(legend),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(chartGrid(left, room)),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: p.XLabel, NameLocation: "middle", NameGap: 30}),
+		charts.WithGridOpts(grid),
+		charts.WithXAxisOpts(xAxis),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: p.YLabel, NameLocation: "middle", NameGap: yGap, SplitLine: splitLine(),
 			Min: axis.lo, Max: axis.hi}),
 	)
@@ -95,6 +103,26 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 		}
 	}
 	return newChart("bars", width, height, bar, edit, barLabel)
+}
+
+// categoryAxis is a bar chart's category axis over a plot width wide, and the room
+// below the plot it needs. Every category is named (ECharts would otherwise hide names
+// that collide, leaving bars unnamed); names wider than their category, estimated at
+// 7 px a character of the 12 px font, stand upright, reading upwards, and the axis'
+// name moves below them.
+func categoryAxis(name string, categories []string, width int) (opts.XAxis, int) {
+	label := &opts.AxisLabel{Interval: "0"}
+	x := opts.XAxis{Type: "category", Name: name, NameLocation: "middle", NameGap: 30, AxisLabel: label}
+	widest := 0
+	for _, c := range categories {
+		widest = max(widest, len([]rune(c)))
+	}
+	if 7*widest <= width/max(len(categories), 1)-8 {
+		return x, gridBottom
+	}
+	label.Rotate = 90
+	x.NameGap = 7*widest + 20
+	return x, max(gridBottom, x.NameGap+25)
 }
 
 // setBarLabels gives each bar of the bar series, in order, its label.

@@ -88,6 +88,13 @@ func layoutPlots() map[string]interface {
 				{Name: "5D twin torus", Values: []float64{0.8123, 0.7788, 0.7412}},
 				{Name: "paper 5DT", Values: []float64{0.81, 0.76, 0.75}, Marker: true},
 			}, Labels: true},
+		"many long categories": BarPlot{Options: Options{Title: "paths crossing the internal link", XLabel: "network", YLabel: "paths"},
+			Categories: []string{"twin:4x4x4/A", "twin:4x4x4/B", "twin:4x4x4/C", "twin:4x4x4/D", "twin:4x4x4/E",
+				"twin:4x4x4/F", "twin:4x4x4/G", "twin:4x4x4/H", "twin:4x4x4/I", "twin:4x4x4/J"},
+			Groups: []BarGroup{
+				{Name: "ours", Values: []float64{93, 79, 49, 33, 81, 77, 41, 45, 49, 45}},
+				{Name: "paper", Values: []float64{93, 79, 49, nan, nan, nan, nan, nan, nan, nan}, Marker: true},
+			}, Labels: true},
 		"golden heatmap": utilisation(),
 		"large heatmap": HeatmapPlot{Options: Options{Title: "graph500: bytes from each task to each", XLabel: "source task", YLabel: "destination task"},
 			Values: hm, ColorLabel: "bytes"},
@@ -150,6 +157,17 @@ func TestChartLayout(t *testing.T) {
 	for i, f := range figs {
 		if len(f.Texts) < 5 {
 			t.Errorf("%s: only %d texts read: %v", names[i], len(f.Texts), f.Texts)
+		}
+		if bp, ok := plots[names[i]].(BarPlot); ok { // every bar is named
+			shown := map[string]bool{}
+			for _, tx := range f.Texts {
+				shown[tx.Text] = true
+			}
+			for _, c := range bp.Categories {
+				if !shown[c] {
+					t.Errorf("%s: category %q is not named on the axis", names[i], c)
+				}
+			}
 		}
 		for _, pr := range browsertest.CheckText(f) {
 			t.Errorf("%s: %s", names[i], pr)
