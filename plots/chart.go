@@ -134,6 +134,7 @@ func newChart(kind string, width, height int, c rect, edit func(map[string]inter
 	if edit != nil {
 		edit(obj)
 	}
+	setLineHeights(obj)
 	option, err := encode(obj)
 	if err != nil {
 		return nil, fmt.Errorf("plots: encode %s chart options: %w", kind, err)
@@ -159,6 +160,9 @@ func mergeMap(v interface{}, extra map[string]interface{}) map[string]interface{
 	m := map[string]interface{}{}
 	if b, err := json.Marshal(v); err == nil {
 		_ = json.Unmarshal(b, &m)
+	}
+	if m == nil { // v was nil: JSON null unmarshals to a nil map
+		m = map[string]interface{}{}
 	}
 	for k, x := range extra {
 		m[k] = x
@@ -260,6 +264,39 @@ func titleLines(text string, width int, zoom bool) int {
 	}
 	room := max(width-2*toolboxRoom(zoom), 1)
 	return max(1, (8*len([]rune(text))+room-1)/room)
+}
+
+// textLineHeight is the line height of the charts' 12 px text, in CSS pixels: the
+// font size, what ECharts measures where the reader has CJK fonts (Library).
+const textLineHeight = 12
+
+// setLineHeights sets the line height of the axes' labels and names, the legend's and
+// the colour scale's text, rather than leave ECharts to measure it from a CJK glyph
+// (Library has it measured right, but a page whose ECharts was loaded by an older
+// output, or has measured that font already, keeps the measure it has).
+func setLineHeights(obj map[string]interface{}) {
+	lh := map[string]interface{}{"lineHeight": textLineHeight}
+	for _, key := range []string{"xAxis", "yAxis"} {
+		if obj[key] == nil {
+			continue
+		}
+		var axes []map[string]interface{}
+		if b, err := json.Marshal(obj[key]); err != nil || json.Unmarshal(b, &axes) != nil {
+			continue
+		}
+		for _, a := range axes {
+			a["axisLabel"] = mergeMap(a["axisLabel"], lh)
+			a["nameTextStyle"] = mergeMap(a["nameTextStyle"], lh)
+		}
+		obj[key] = axes
+	}
+	for _, key := range []string{"legend", "visualMap"} {
+		if obj[key] != nil {
+			m := mergeMap(obj[key], nil)
+			m["textStyle"] = mergeMap(m["textStyle"], lh)
+			obj[key] = m
+		}
+	}
 }
 
 // toolboxRoom is the width the toolbox takes from the right edge, in CSS pixels:

@@ -35,22 +35,24 @@ func Library() string {
 	b.WriteString(echartsJS)
 	b.WriteString(`
     }).call(window);
-    // ECharts takes a line's height to be the width of "国"; a browser without CJK
-    // fonts measures it at a third of the font size, which runs the lines of a text
-    // together and puts labels off their places. A CJK glyph is one em wide: so it is
-    // measured here, whatever fonts the reader has.
-    var probe = document.createElement && document.createElement("canvas");
-    var ctx = probe && probe.getContext && probe.getContext("2d");
-    if (ctx && window.echarts.setPlatformAPI) {
-      window.echarts.setPlatformAPI({measureText: function (text, font) {
-        ctx.font = font || "12px sans-serif";
-        if (text === "\u56fd") {
-          var px = /([0-9.]+)px/.exec(ctx.font);
-          return {width: px ? +px[1] : 12};
-        }
-        return ctx.measureText(text);
-      }});
-    }
+  }
+  // ECharts takes a line's height to be the width of "国"; a browser without CJK
+  // fonts measures it at a third of the font size, which runs the lines of a text
+  // together and puts labels off their places. A CJK glyph is one em wide: so it is
+  // measured here, whatever fonts the reader has (also for an ECharts an older output
+  // loaded; it keeps what it measured before).
+  var probe = !window.twintorusMeasure && document.createElement && document.createElement("canvas");
+  var ctx = probe && probe.getContext && probe.getContext("2d");
+  if (ctx && window.echarts && window.echarts.setPlatformAPI) {
+    window.twintorusMeasure = true;
+    window.echarts.setPlatformAPI({measureText: function (text, font) {
+      ctx.font = font || "12px sans-serif";
+      if (text === "\u56fd") {
+        var px = /([0-9.]+)px/.exec(ctx.font);
+        return {width: px ? +px[1] : 12};
+      }
+      return ctx.measureText(text);
+    }});
   }
   var waiting = window.twintorusCharts || [];
   window.twintorusCharts = [];
