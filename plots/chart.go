@@ -231,15 +231,23 @@ func fitChartTitle(obj map[string]interface{}, width int, zoom bool) {
 	}
 	t := mergeMap(obj["title"], nil)
 	text, _ := t["text"].(string)
-	if text == "" {
+	sub, _ := t["subtext"].(string)
+	if text == "" && sub == "" {
 		return
 	}
 	room := width - 2*toolboxRoom(zoom)
-	style := mergeMap(t["textStyle"], map[string]interface{}{"width": room, "overflow": "break", "lineHeight": titleLineHeight})
-	t["textStyle"] = style
+	t["textStyle"] = mergeMap(t["textStyle"], map[string]interface{}{"width": room, "overflow": "break", "lineHeight": titleLineHeight})
+	added := titleLineHeight * max(titleLines(text, width, zoom)-1, 0)
+	// The subtitle (a line plot's notes) runs under the toolbox's row, across the
+	// chart less a margin; it breaks into lines there too, estimated at 7 px a
+	// character of its 12 px font.
+	if sub != "" {
+		subRoom := max(width-2*subtitleMargin, 1)
+		t["subtextStyle"] = mergeMap(t["subtextStyle"], map[string]interface{}{"width": subRoom, "overflow": "break", "lineHeight": subtitleLineHeight})
+		added += subtitleLineHeight * max((7*len([]rune(sub))+subRoom-1)/subRoom-1, 0)
+	}
 	obj["title"] = t
-	lines := titleLines(text, width, zoom)
-	if lines <= 1 || obj["grid"] == nil {
+	if added == 0 || obj["grid"] == nil {
 		return
 	}
 	// go-echarts keeps the grid as a list of one.
@@ -247,11 +255,17 @@ func fitChartTitle(obj map[string]interface{}, width int, zoom bool) {
 	if b, err := json.Marshal(obj["grid"]); err == nil && json.Unmarshal(b, &grids) == nil {
 		for _, g := range grids {
 			top, _ := strconv.Atoi(fmt.Sprint(g["top"]))
-			g["top"] = strconv.Itoa(top + titleLineHeight*(lines-1))
+			g["top"] = strconv.Itoa(top + added)
 		}
 		obj["grid"] = grids
 	}
 }
+
+// A subtitle's line height and its margin from the chart's sides, in CSS pixels.
+const (
+	subtitleLineHeight = 16
+	subtitleMargin     = 20
+)
 
 // titleLineHeight is the height of a line of a chart's title (15 px font), in CSS
 // pixels: set, not left to ECharts, which measures it from a CJK glyph.

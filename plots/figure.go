@@ -55,6 +55,9 @@ type Figure struct {
 	side sidePanel
 	// title is the title as set, before fitTitle broke or shrank it for a size.
 	title string
+	// labels are the axes' labels as set, before fitLabels broke them for a size;
+	// nil until the first drawing.
+	labels *[2]string
 	// fit, when set, adjusts the plot to the width of its data area before it is
 	// drawn (a bar chart's upright labels); nil for none.
 	fit func(data vg.Rectangle)
@@ -229,10 +232,33 @@ func splitAfterAny(s, chars string) []string {
 
 // fitData fits the ticks, and what fit adjusts, to the data area the plot has on c.
 func (f *Figure) fitData(c draw.Canvas) {
+	f.fitLabels(f.plot.DataCanvas(c).Rectangle, c.Rectangle)
 	if f.fit != nil {
 		f.fit(f.plot.DataCanvas(c).Rectangle)
 	}
 	f.fitTicks(f.plot.DataCanvas(c).Rectangle)
+}
+
+// fitLabels breaks an axis label into lines, as fitTitle does a title, where it would
+// not fit: the x axis' label, centred under the data area, may span as far as the
+// figure (all of it, c) lets it on both sides (centred under a narrow plot beside a
+// long legend, "accepted traffic (flits/cycle/node)" ran off the figure); the y
+// axis' label spans the data area's height at most (the title is above it).
+func (f *Figure) fitLabels(data, c vg.Rectangle) {
+	if f.labels == nil {
+		f.labels = &[2]string{f.plot.X.Label.Text, f.plot.Y.Label.Text}
+	}
+	mid := (data.Min.X + data.Max.X) / 2
+	for i, a := range []struct {
+		axis   *plot.Axis
+		length vg.Length
+	}{{&f.plot.X, 2 * min(mid-c.Min.X, c.Max.X-mid)}, {&f.plot.Y, data.Max.Y - data.Min.Y}} {
+		l := &a.axis.Label
+		l.Text = f.labels[i]
+		if l.Text != "" && l.TextStyle.Width(l.Text) > a.length {
+			l.Text = strings.Join(breakLines(l.TextStyle, l.Text, a.length), "\n")
+		}
+	}
 }
 
 // Room per labelled tick, in points: about what matplotlib leaves.
