@@ -52,8 +52,9 @@ func (p BarPlot) Figure() (*Figure, error) {
 }
 
 // fit turns text that does not fit across its room upright, for a data area width
-// wide: category names wider than their category (they ran into each other,
-// "allgather ring" over "allgather linear") stand along the axis, reading upwards; and
+// wide: category names that would run into their neighbours' ("allgather ring" over
+// "allgather linear") break at spaces into two lines, or where that is not enough
+// stand along the axis, reading upwards; and
 // bar labels that do not fit over their bars even shortened and shrunk (fitLabel)
 // stand along their bars. matplotlib users rotate such labels by hand; here the figure
 // does it when, and only when, its size needs it.
@@ -61,12 +62,42 @@ func (b *bars) fit(pl *plot.Plot, categories []string, width vg.Length) {
 	room := width / vg.Length(max(len(categories), 1))
 	tick := &pl.X.Tick.Label
 	tick.Rotation, tick.XAlign, tick.YAlign = 0, draw.XCenter, draw.YTop
-	for _, c := range categories {
-		if tick.Width(c) > room-vg.Points(labelSpace) {
+	// Names as they are, else broken at spaces into two lines at most, else upright.
+	fits := func(names []string) bool {
+		width := func(s string) (w vg.Length) {
+			for _, line := range strings.Split(s, "\n") {
+				w = max(w, tick.Width(line))
+			}
+			return w
+		}
+		for i := 1; i < len(names); i++ { // neighbours' names, centred room apart
+			if (width(names[i-1])+width(names[i]))/2+vg.Points(labelSpace) > room {
+				return false
+			}
+		}
+		return true
+	}
+	names := categories
+	if !fits(names) {
+		broken := make([]string, len(categories))
+		for i, c := range categories {
+			lines := breakLines(*tick, c, room-vg.Points(labelSpace))
+			if len(lines) > 2 {
+				lines = []string{c}
+			}
+			broken[i] = strings.Join(lines, "\n")
+		}
+		names = broken
+		if !fits(names) {
+			names = categories
 			tick.Rotation, tick.XAlign, tick.YAlign = math.Pi/2, draw.XRight, draw.YCenter
-			break
 		}
 	}
+	ticks := make(plot.ConstantTicks, len(names))
+	for i, n := range names {
+		ticks[i] = plot.Tick{Value: float64(i), Label: n}
+	}
+	pl.X.Tick.Marker = ticks
 	b.upright = false
 	barRoom := vg.Length(clusterWidth)*room/vg.Length(max(b.nBars(), 1)) - vg.Points(labelSpace)
 	for _, g := range b.groups {

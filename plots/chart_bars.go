@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -37,7 +38,7 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 	// whose scale depends on the plot's height, which upright category names change:
 	// the left room is estimated from the data first, then fixed from the axis.
 	yGap, left := yNameGap(values)
-	xAxis, bottom := categoryAxis(p.XLabel, p.Categories, width-left-room)
+	xAxis, bottom, breakWidth := categoryAxis(p.XLabel, p.Categories, width-left-room)
 	axis := p.barAxis(float64(top), float64(height-top-bottom))
 	yGap, left = yNameGap(append(values, axis.lo, axis.hi))
 	grid := chartGrid(left, room)
@@ -94,6 +95,11 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 	}
 	bar.Overlap(marks)
 	edit := func(obj map[string]interface{}) {
+		if xs, ok := obj["xAxis"].([]opts.XAxis); ok && len(xs) == 1 && breakWidth > 0 {
+			x := mergeMap(xs[0], nil)
+			x["axisLabel"] = mergeMap(x["axisLabel"], map[string]interface{}{"width": breakWidth, "overflow": "break"})
+			obj["xAxis"] = []map[string]interface{}{x}
+		}
 		if ys, ok := obj["yAxis"].([]opts.YAxis); ok && len(ys) == 1 {
 			y := mergeMap(ys[0], map[string]interface{}{"interval": axis.step, "min": axis.lo, "max": axis.hi})
 			obj["yAxis"] = []map[string]interface{}{y}
@@ -107,23 +113,44 @@ func (p BarPlot) Chart(width, height int) (*Chart, error) {
 
 // categoryAxis is a bar chart's category axis over a plot width wide, and the room
 // below the plot it needs. Every category is named (ECharts would otherwise hide names
-// that collide, leaving bars unnamed); names wider than their category, estimated at
-// 7 px a character of the 12 px font, stand upright, reading upwards, and the axis'
-// name moves below them.
-func categoryAxis(name string, categories []string, width int) (opts.XAxis, int) {
+// that collide, leaving bars unnamed). Names that would run into their neighbours',
+// estimated at 7 px a character of the 12 px font, break at spaces into lines as
+// wide as their category ("allgather linear"); where a word alone is wider than
+// that, every name stands upright, reading upwards. The axis' name moves below them.
+// breakWidth is the width names break at, in CSS pixels; 0 for none.
+func categoryAxis(name string, categories []string, width int) (x opts.XAxis, bottom, breakWidth int) {
 	label := &opts.AxisLabel{Interval: "0"}
-	x := opts.XAxis{Type: "category", Name: name, NameLocation: "middle", NameGap: 30, AxisLabel: label}
-	widest := 0
-	for _, c := range categories {
-		widest = max(widest, len([]rune(c)))
+	x = opts.XAxis{Type: "category", Name: name, NameLocation: "middle", NameGap: 30, AxisLabel: label}
+	room := width / max(len(categories), 1)
+	chars := func(s string) int { return len([]rune(s)) }
+	widest, word, collide := 0, 0, false
+	for i, c := range categories {
+		widest = max(widest, chars(c))
+		for _, w := range strings.Fields(c) {
+			word = max(word, chars(w))
+		}
+		if i > 0 && 7*(chars(categories[i-1])+chars(c))/2+categoryGap > room {
+			collide = true // neighbours' names, centred room apart
+		}
 	}
-	if 7*widest <= width/max(len(categories), 1)-8 {
-		return x, gridBottom
+	switch {
+	case !collide:
+		return x, gridBottom, 0
+	case 7*word+categoryGap <= room:
+		lines := 1
+		for _, c := range categories {
+			lines = max(lines, (7*chars(c)+room-categoryGap-1)/(room-categoryGap))
+		}
+		x.NameGap += textLineHeight * (lines - 1)
+		return x, gridBottom + textLineHeight*(lines-1), room - categoryGap
 	}
 	label.Rotate = 90
 	x.NameGap = 7*widest + 20
-	return x, max(gridBottom, x.NameGap+25)
+	return x, max(gridBottom, x.NameGap+25), 0
 }
+
+// categoryGap is the least space between neighbouring category names, in CSS pixels.
+const categoryGap = 8
 
 // setBarLabels gives each bar of the bar series, in order, its label.
 func setBarLabels(obj map[string]interface{}, labels [][]map[string]interface{}) {
