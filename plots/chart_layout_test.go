@@ -135,8 +135,12 @@ func layoutPage(t *testing.T, charts []*Chart) *browsertest.Page {
 }
 
 // TestChartLayout draws every kind of chart in Chromium and checks its text as
-// ECharts laid it out (browsertest.CheckText: nothing clipped, no text over another
-// or over a paper's mark, no number past four significant digits).
+// ECharts laid it out (browsertest.CheckText): nothing clipped at the chart's edge, no
+// text over another, over a paper's mark or under the toolbox (by more than a pixel),
+// and no number with a fraction past four significant digits: our labels are rounded
+// to four, and a measured value's interval (a few % at 95 % confidence) supports no
+// more, so a longer number is a float printed raw; integers are exact at any length.
+// Every category of a bar chart must be named on its axis.
 func TestChartLayout(t *testing.T) {
 	browsertest.Require(t)
 	plots := layoutPlots()
