@@ -109,6 +109,19 @@ func ResultsShrunk(name string, shrink func(experiment.Spec) experiment.Spec) *f
 	return r
 }
 
+// ClosedLoop is the results of a closed-loop experiment (datasets.ClosedLoopExperiment:
+// collectives, applications, traces run to completion) in the notebook's mode
+// (figures.LoadClosedLoop), with a progress bar while it simulates.
+func ClosedLoop(name string) *figures.Results {
+	update, finish := bar(name)
+	r, err := figures.LoadClosedLoop(context.Background(), name, Mode(), update)
+	finish()
+	if err != nil {
+		panic(fmt.Errorf("nb.ClosedLoop: %w", err))
+	}
+	return r
+}
+
 // Loaded runs a loader of the figures package that takes a context, a mode and a
 // progress callback (figures.PTRANS, figures.Apps, figures.ExtollCollectives, ...) in
 // the notebook's mode, with a progress bar while it simulates, and returns its two

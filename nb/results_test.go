@@ -12,6 +12,7 @@ import (
 	"github.com/twintorus/twintorus/figures"
 	"github.com/twintorus/twintorus/kernel"
 	"github.com/twintorus/twintorus/nb"
+	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/routing"
 )
 
@@ -23,9 +24,11 @@ func setMode(t *testing.T, mode string) {
 }
 
 // TestResultsReadTheStoredRuns: in the default mode Results is figures.LoadJoined of
-// the stored runs, point for point; in quick mode FullResults and StoredResults still
-// read those, where Results would run a quick version.
+// the stored runs, point for point (ResultsShrunk and ClosedLoop too, the shrink
+// unused); in quick mode FullResults and StoredResults still read those, where Results
+// would run a quick version.
 func TestResultsReadTheStoredRuns(t *testing.T) {
+	t.Setenv("TWINTORUS_STORE", t.TempDir()) // where a recomputation would write
 	names := []string{"3dt-vs-2d", "3dt-vs-2d-deep"}
 	want, err := figures.LoadJoined(context.Background(), figures.Stored, nil, names...)
 	if err != nil {
@@ -42,6 +45,26 @@ func TestResultsReadTheStoredRuns(t *testing.T) {
 	}
 	if got := nb.Results(names...); summaryText(got.Summaries()) != wantText || got.Mode != figures.Stored {
 		t.Errorf("nb.Results in the default mode (%v) differs from the stored runs", got.Mode)
+	}
+
+	flat, err := figures.LoadResults(context.Background(), "twisted-table1", figures.Stored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shrunk := nb.ResultsShrunk("twisted-table1", func(q experiment.Spec) experiment.Spec {
+		t.Error("nb.ResultsShrunk shrank a spec outside quick mode")
+		return q
+	})
+	if summaryText(shrunk.Summaries()) != summaryText(flat.Summaries()) || len(flat.Summaries()) == 0 {
+		t.Errorf("nb.ResultsShrunk in the default mode differs from the stored runs")
+	}
+
+	closed, err := figures.LoadClosedLoop(context.Background(), "collectives", figures.Stored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nb.ClosedLoop("collectives"); summaryText(got.Summaries()) != summaryText(closed.Summaries()) || len(closed.Summaries()) == 0 {
+		t.Errorf("nb.ClosedLoop in the default mode differs from the stored runs (%d summaries)", len(closed.Summaries()))
 	}
 
 	setMode(t, "quick")
