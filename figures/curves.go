@@ -157,6 +157,16 @@ func Network(spec string) string {
 	return spec
 }
 
+// Configured names a network by its kind, size and configuration: "3DT 4x4x4 D",
+// "5DT 4x4x2x2x2 CBest", "2D 16x8" for a torus, else the spec.
+func Configured(spec string) string {
+	s, err := topology.Parse(spec)
+	if err != nil || s.Family != topology.FamilyTwin || len(s.Config) != 1 {
+		return Network(spec)
+	}
+	return Shape(spec) + " " + s.Config
+}
+
 // Shape names a network by its kind and size, as the papers compare them: "3DT 4x4x2"
 // for a twin torus (whatever its configuration), "2D 16x8" or "3D 8x8x8" for a torus,
 // else the spec.

@@ -114,8 +114,8 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 			t.Errorf("Latency %s: %d points, Curves gave %d", s.Name, len(s.Points), len(series[i].Points))
 		}
 	}
-	all, err := Latency(r, Topologies("twin:3x3x3/D"), Saturated())
-	if err != nil || len(all.Series) != 2 || all.Series[1].Name != "D VCs" || len(all.Series[1].Points) != len(r.Loads("twin:3x3x3/D", "vc")) {
+	all, err := Latency(r, Topologies("twin:3x3x3/D"), Saturated(), LatencyCap(0))
+	if err != nil || len(all.Series) != 2 || all.Series[1].Name != "3DT 3x3x3 D VCs" || len(all.Series[1].Points) != len(r.Loads("twin:3x3x3/D", "vc")) {
 		t.Errorf("Latency of D, saturated points kept: %+v, %v", all.Series, err)
 	}
 	th, err := Throughput(r, Topologies("torus:9x6"), Deadlock("vc"))
@@ -224,8 +224,8 @@ func TestDefaultNames(t *testing.T) {
 		want string
 	}{
 		{[]Option{Topologies("twin:4x4x4/A", "twin:4x4x4/D")}, "A|D"},
-		{[]Option{Topologies("twin:4x4x4/D", "twin:8x8x8/D")}, "3DT 4x4x4 bubble|3DT 8x8x8 VCs"},
-		{[]Option{Deadlock("vc")}, "D|2D 32x32"},
+		{[]Option{Topologies("twin:4x4x4/D", "twin:8x8x8/D")}, "3DT 4x4x4 D bubble|3DT 8x8x8 D VCs"},
+		{[]Option{Deadlock("vc")}, "3DT 8x8x8 D|2D 32x32"}, // a lone letter would not say which twin torus
 	} {
 		p, err := Latency(r, c.opts...)
 		if err != nil {
@@ -351,5 +351,72 @@ func TestSaturationTableUnsaturated(t *testing.T) {
 	}
 	if strings.Contains(got["mesh:8x8"], "not reached") || !strings.HasPrefix(got["mesh:8x8"], "0.300") {
 		t.Errorf("saturated mesh: %q; want its saturation throughput 0.300", got["mesh:8x8"])
+	}
+}
+
+// TestLatencyCap: a latency figure's curves stop at their first point above twenty
+// times the zero-load latency (the largest lowest-load latency of its curves), the
+// legend says how many points that leaves out, and LatencyCap(0) draws them all.
+func TestLatencyCap(t *testing.T) {
+	pt := func(topo string, load, lat float64) experiment.Summary {
+		return experiment.Summary{CurveKey: topo, Point: experiment.Point{Topology: topo, Deadlock: "bubble"}, Load: load, N: 1,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 1, Mean: load}, "latency_network_mean": {N: 1, Mean: lat}}}
+	}
+	// Zero-load latencies 20 and 30: the cut is at 600 cycles, the torus's 590 stays,
+	// the twin's 610 goes and so does its 200 after it (a curve is not drawn past a gap).
+	r := &Results{sums: []experiment.Summary{
+		pt("twin:4x4x4/D", 0.1, 20), pt("twin:4x4x4/D", 0.2, 100), pt("twin:4x4x4/D", 0.3, 610), pt("twin:4x4x4/D", 0.4, 200),
+		pt("torus:16x8", 0.1, 30), pt("torus:16x8", 0.2, 590), pt("torus:16x8", 0.3, 3000),
+	}}
+	p, err := Latency(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Series) != 2 || len(p.Series[0].Points) != 2 || len(p.Series[1].Points) != 2 {
+		t.Fatalf("series %+v", p.Series)
+	}
+	want := "curves stop at 20× the zero-load latency (600 cycles): 3 points above not drawn"
+	if !slices.Contains(p.Notes, want) {
+		t.Errorf("notes %q, want %q", p.Notes, want)
+	}
+	all, err := Plot(r, experiment.Accepted, experiment.LatencyNetworkMean, LatencyCap(0))
+	if err != nil || len(all.Series[0].Points) != 4 || len(all.Series[1].Points) != 3 || len(all.Notes) != 0 {
+		t.Errorf("LatencyCap(0): %+v %q, %v", all.Series, all.Notes, err)
+	}
+	// Throughput is not a latency figure: nothing cut.
+	th, err := Throughput(r)
+	if err != nil || len(th.Series[1].Points) != 3 || len(th.Notes) != 0 {
+		t.Errorf("Throughput: %+v %q, %v", th.Series, th.Notes, err)
+	}
+}
+
+// TestDefaultStyleDistinct: configurations keep their own colours, but two networks
+// that Style would draw alike (two tori, configuration D at two sizes) take the
+// palette in curve order.
+func TestDefaultStyleDistinct(t *testing.T) {
+	pt := func(topo string) experiment.Summary {
+		return experiment.Summary{CurveKey: topo, Point: experiment.Point{Topology: topo, Deadlock: "bubble"}, Load: 0.1, N: 1,
+			Estimates: map[string]experiment.Estimate{"accepted": {N: 1, Mean: 0.1}, "latency_network_mean": {N: 1, Mean: 20}}}
+	}
+	look := func(topos ...string) []plots.Color {
+		var sums []experiment.Summary
+		for _, s := range topos {
+			sums = append(sums, pt(s))
+		}
+		p, err := Latency(&Results{sums: sums})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []plots.Color
+		for _, s := range p.Series {
+			cs = append(cs, s.Color)
+		}
+		return cs
+	}
+	if got := look("twin:4x4x4/A", "twin:4x4x4/D", "torus:16x8"); !slices.Equal(got, []plots.Color{plots.Vermillion, plots.Blue, plots.Black}) {
+		t.Errorf("configurations and a torus: %v", got)
+	}
+	if got := look("twin:4x4x4/D", "torus:16x8", "twin:8x8x8/D", "torus:32x32"); !slices.Equal(got, []plots.Color{plots.Blue, plots.Vermillion, plots.Green, plots.Purple}) {
+		t.Errorf("two sizes: %v", got)
 	}
 }

@@ -31,6 +31,9 @@ type LinePlot struct {
 	Notes []string
 }
 
+// noteWidth is the least width, in points, that a legend note breaks to.
+const noteWidth = 150
+
 // DefaultHollowLabel explains hollow points when LinePlot.HollowLabel does not.
 const DefaultHollowLabel = "hollow: flagged points"
 
@@ -97,8 +100,16 @@ func (p LinePlot) Figure() (*Figure, error) {
 	if label := p.hollowLabel(); label != "" {
 		entries = append(entries, entry{label, []plot.Thumbnailer{hollowThumb{}}})
 	}
+	// A long note breaks into lines as wide as the widest curve name (at least
+	// noteWidth): one unbroken line would widen the legend and squeeze the data.
+	width := vg.Points(noteWidth)
+	for _, e := range entries {
+		width = max(width, pl.Legend.TextStyle.Width(e.name))
+	}
 	for _, n := range p.Notes {
-		entries = append(entries, entry{n, nil})
+		for _, line := range breakLines(pl.Legend.TextStyle, n, width) {
+			entries = append(entries, entry{line, nil})
+		}
 	}
 	// A single X or Y value gets a unit range around it, which a log axis
 	// cannot show; widen it by a factor instead. Linear axes get a margin, so
