@@ -354,19 +354,19 @@ func TestSaturationTableUnsaturated(t *testing.T) {
 	}
 }
 
-// TestLatencyCap: a latency figure's curves stop at their first point above ten times
-// the zero-load latency (the largest lowest-load latency of its curves), the legend
-// says how many points that leaves out, and LatencyCap(0) draws them all.
+// TestLatencyCap: a latency figure's curves stop at their first point above twenty
+// times the zero-load latency (the largest lowest-load latency of its curves), the
+// legend says how many points that leaves out, and LatencyCap(0) draws them all.
 func TestLatencyCap(t *testing.T) {
 	pt := func(topo string, load, lat float64) experiment.Summary {
 		return experiment.Summary{CurveKey: topo, Point: experiment.Point{Topology: topo, Deadlock: "bubble"}, Load: load, N: 1,
 			Estimates: map[string]experiment.Estimate{"accepted": {N: 1, Mean: load}, "latency_network_mean": {N: 1, Mean: lat}}}
 	}
-	// Zero-load latencies 20 and 30: the cut is at 300 cycles, the torus's 250 stays,
-	// the twin's 310 goes and so does its 200 after it (a curve is not drawn past a gap).
+	// Zero-load latencies 20 and 30: the cut is at 600 cycles, the torus's 590 stays,
+	// the twin's 610 goes and so does its 200 after it (a curve is not drawn past a gap).
 	r := &Results{sums: []experiment.Summary{
-		pt("twin:4x4x4/D", 0.1, 20), pt("twin:4x4x4/D", 0.2, 100), pt("twin:4x4x4/D", 0.3, 310), pt("twin:4x4x4/D", 0.4, 200),
-		pt("torus:16x8", 0.1, 30), pt("torus:16x8", 0.2, 250), pt("torus:16x8", 0.3, 3000),
+		pt("twin:4x4x4/D", 0.1, 20), pt("twin:4x4x4/D", 0.2, 100), pt("twin:4x4x4/D", 0.3, 610), pt("twin:4x4x4/D", 0.4, 200),
+		pt("torus:16x8", 0.1, 30), pt("torus:16x8", 0.2, 590), pt("torus:16x8", 0.3, 3000),
 	}}
 	p, err := Latency(r)
 	if err != nil {
@@ -375,7 +375,7 @@ func TestLatencyCap(t *testing.T) {
 	if len(p.Series) != 2 || len(p.Series[0].Points) != 2 || len(p.Series[1].Points) != 2 {
 		t.Fatalf("series %+v", p.Series)
 	}
-	want := "curves stop at 10× the zero-load latency (300 cycles): 3 points above not drawn"
+	want := "curves stop at 20× the zero-load latency (600 cycles): 3 points above not drawn"
 	if !slices.Contains(p.Notes, want) {
 		t.Errorf("notes %q, want %q", p.Notes, want)
 	}

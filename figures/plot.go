@@ -74,8 +74,10 @@ func Saturated() Option { return func(v *view) { v.all = true } }
 // DefaultLatencyCap is where a latency figure's curves stop, as a multiple of the
 // zero-load latency: near saturation latency climbs to thousands of cycles, and an
 // axis drawn to them flattens the low-load region where the papers' latency claims
-// are. Ten times covers the knee of every curve the papers draw.
-const DefaultLatencyCap = 10
+// are. At twenty times the zero-load latency still fills a twentieth of the axis, and
+// the knees of the configurations figure (configuration J at 13.5 times) stay whole;
+// ten cut them.
+const DefaultLatencyCap = 20
 
 // LatencyCap stops a latency figure's curves at their first point above multiple
 // times the zero-load latency (the largest of the curves' lowest-load latencies), and
