@@ -428,10 +428,14 @@ func (c *Config) mapRouter(m *Mapped) error {
 	}
 	switch sa := c.Str("sw_allocator"); sa {
 	case "islip":
-		if iters < 1 || iters > engine.MaxISLIPIterations {
-			return c.errKey("alloc_iters", "= %d: our iSLIP takes 1 to %d iterations", iters, engine.MaxISLIPIterations)
+		// Our iSLIP is modelled for virtual cut-through only; under wormhole we have the
+		// one-pass rr2, which one iteration of iSLIP approximates (both round-robin,
+		// input then output; iSLIP moves its pointers only past accepted grants).
+		if iters != 1 {
+			return c.errKey("alloc_iters", "= %d with sw_allocator = islip: our iSLIP runs under virtual cut-through only, and BookSim2's router is wormhole; we would need a wormhole iSLIP of several iterations (one iteration maps to our rr2)", iters)
 		}
-		e.Allocator = engine.Allocator{ISLIP: true, Iterations: iters}
+		e.Allocator = engine.Allocator{}
+		m.Notes = append(m.Notes, "sw_allocator: BookSim2's iSLIP with one iteration is our rr2 (input-first round-robin, one pass); iSLIP moves its pointers only past accepted grants, rr2 past every grant")
 	case "separable_input_first":
 		if iters != 1 {
 			return c.errKey("alloc_iters", "= %d with sw_allocator = separable_input_first: a separable allocator makes one pass; we model alloc_iters = 1", iters)
@@ -439,7 +443,7 @@ func (c *Config) mapRouter(m *Mapped) error {
 		// Input first, then output, both round-robin: our rr2.
 		e.Allocator = engine.Allocator{}
 	default:
-		return c.errKey("sw_allocator", "= %s: accepted are islip (iSLIP, alloc_iters iterations) and separable_input_first (our rr2); we would need BookSim2's %s allocator", sa, sa)
+		return c.errKey("sw_allocator", "= %s: accepted are islip (one iteration) and separable_input_first, both our rr2; we would need BookSim2's %s allocator", sa, sa)
 	}
 	return nil
 }

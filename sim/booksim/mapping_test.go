@@ -41,7 +41,7 @@ func hasNote(m Mapped, prefix string) bool {
 // BookSim2's torus88 maps field by field: an 8x8 torus with dateline VCs, 2 VCs of 8
 // flits (vc_buf_size's default), 1-flit packets at 0.15 packets/cycle = 0.15
 // flits/cycle, 2-cycle torus links (use_noc_latency), a 1+1+1+0+1 = 4-cycle router,
-// iSLIP with one iteration, 3 warm-up periods and 3 measured periods of 1000 cycles.
+// iSLIP with one iteration (our rr2), 3 warm-up periods and 3 measured periods of 1000 cycles.
 func TestMapTorus88(t *testing.T) {
 	c := readExample(t, "torus88")
 	m, err := Map(c)
@@ -55,7 +55,7 @@ func TestMapTorus88(t *testing.T) {
 	want.RoutingDelay = 4
 	b := engine.Buffer{VCs: 2, Flits: 8}
 	want.Terminal, want.External, want.Internal = b, b, b
-	want.Allocator = engine.Allocator{ISLIP: true, Iterations: 1}
+	want.Allocator = engine.Allocator{} // rr2: our iSLIP is for virtual cut-through
 	want.Warmup, want.Measure = 3000, 3000
 	want.Load, want.Seed = 0.15, 0
 	if m.Topology != "torus:8x8" || m.Routing != "dor" || m.Deadlock != "vc" || m.Traffic != "uniform" || m.Sizes != "1" || m.Load != 0.15 || m.Seed != 0 {
@@ -64,7 +64,7 @@ func TestMapTorus88(t *testing.T) {
 	if m.Engine != want {
 		t.Errorf("engine\n got %+v\nwant %+v", m.Engine, want)
 	}
-	for _, n := range []string{"dor on an even ring", "dor: our dimension order", "uniform:", "router:", "switch:", "seed:"} {
+	for _, n := range []string{"dor on an even ring", "dor: our dimension order", "uniform:", "router:", "switch:", "seed:", "sw_allocator:"} {
 		if !hasNote(m, n) {
 			t.Errorf("no note %q in %q", n, m.Notes)
 		}
@@ -90,7 +90,7 @@ func TestMapMesh88Lat(t *testing.T) {
 	}
 	e := m.Engine
 	if e.PacketFlits != 20 || e.RoutingDelay != 3 || e.LinkLatency != 1 || e.TerminalLatency != 1 ||
-		e.External != (engine.Buffer{VCs: 8, Flits: 8}) || e.Allocator != (engine.Allocator{ISLIP: true, Iterations: 1}) || e.Load != 0.1 {
+		e.External != (engine.Buffer{VCs: 8, Flits: 8}) || e.Allocator != (engine.Allocator{}) || e.Load != 0.1 {
 		t.Errorf("mesh88_lat engine %+v", e)
 	}
 	if !hasNote(m, "transpose: a node the permutation maps to itself") {
@@ -147,7 +147,6 @@ func TestMapVariants(t *testing.T) {
 		extra string
 		check func(Mapped) bool
 	}{
-		{"alloc_iters = 2;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{ISLIP: true, Iterations: 2} }},
 		{"use_noc_latency = 0;", func(m Mapped) bool { return m.Engine.LinkLatency == 1 }},
 		{"max_samples = 5; sample_period = 200;", func(m Mapped) bool { return m.Engine.Warmup == 600 && m.Engine.Measure == 400 }},
 		{"warmup_periods = 1;", func(m Mapped) bool { return m.Engine.Warmup == 1000 && m.Engine.Measure == 3000 }},
@@ -161,7 +160,7 @@ func TestMapVariants(t *testing.T) {
 		{"hold_switch_for_packet = 1;", func(m Mapped) bool { return !hasNote(m, "switch:") }},
 		{"watch_out = -; stats_out = out.m; batch_size = 5; read_request_end_vc = 3; x = 4; perm_seed = 9;", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool { return m.Engine.RoutingDelay == 5 }},
-		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} }},
+		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !hasNote(m, "sw_allocator:") }},
 		{"credit_delay = 0; class_priority = {3}; measure_stats = {1}; latency_thres = {500.0};", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 	} {
 		m, err := mapText(t, "t.cfg", base+tc.extra)
@@ -235,6 +234,7 @@ func TestMapRefusals(t *testing.T) {
 		{"sw_allocator = wavefront;", "sw_allocator", "wavefront allocator"},
 		{"sw_allocator = separable_input_first; alloc_iters = 2;", "alloc_iters", "one pass"},
 		{"hold_switch_for_packet = 2;", "hold_switch_for_packet", "0 and 1"},
+		{"alloc_iters = 2;", "alloc_iters", "wormhole iSLIP"},
 	} {
 		t.Run(tc.extra, func(t *testing.T) {
 			_, err := mapText(t, "t.cfg", base+tc.extra)
