@@ -35,6 +35,7 @@ targets=(
 	"./sim/routing/ FuzzParseTwistedAdaptiveOptions"
 	"./sim/engine/ FuzzParseAllocator"
 	"./sim/engine/ FuzzParsePacketLengths"
+	"./sim/booksim/ FuzzParseBookSim"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 2"
