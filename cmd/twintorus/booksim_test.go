@@ -63,13 +63,6 @@ func TestRunBookSimBadInput(t *testing.T) {
 		{[]string{"run", "--booksim", unknown, "--switch", "kns"}, "--switch does not apply with --booksim"},
 		{[]string{"run", "--booksim", filepath.Join(dir, "missing.cfg")}, "read BookSim2 configuration"},
 	} {
-		out, stderr, err := run(t, c.args...)
-		if err == nil {
-			t.Errorf("%v: no error", c.args)
-			continue
-		}
-		if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, c.want) {
-			t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", c.args, msg, out, stderr, c.want)
-		}
+		wantOneLineError(t, c.want, c.args...)
 	}
 }

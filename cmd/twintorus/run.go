@@ -277,11 +277,7 @@ func presetNames() string {
 // preset pre; its deadlock scheme is defaultScheme's to apply, where it is safe.
 func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, lengths, terminal, external, internal *string) {
 	base := pre.Params()
-	changed := cmd.Flags().Changed
-	for _, f := range []struct {
-		flag string
-		set  func()
-	}{
+	setUnlessGiven(cmd, []flagValue{
 		{"packet", func() { p.PacketFlits = base.PacketFlits }},
 		{"link-latency", func() { p.LinkLatency = base.LinkLatency }},
 		{"internal-latency", func() { p.InternalLatency = base.InternalLatency }},
@@ -304,23 +300,15 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
 			p.ConsumeAll, p.ReserveOutputVCs = base.ConsumeAll, base.ReserveOutputVCs
 		}},
-	} {
-		if !changed(f.flag) {
-			f.set()
-		}
-	}
+	})
 }
 
 // applyBookSim sets the point from a mapped BookSim2 configuration, except what the
 // command line sets itself.
 func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, switching, allocator, terminal, external, internal *string) {
-	changed := cmd.Flags().Changed
 	e := m.Engine
 	p.Topology = m.Topology
-	for _, f := range []struct {
-		flag string
-		set  func()
-	}{
+	setUnlessGiven(cmd, []flagValue{
 		{"routing", func() { p.Routing = m.Routing }},
 		{"deadlock", func() { p.Deadlock = m.Deadlock }},
 		{"traffic", func() { p.Traffic = m.Traffic }},
@@ -338,9 +326,20 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 		{"buffer-terminal", func() { *terminal = bufferText(e.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(e.External) }},
 		{"buffer-internal", func() { *internal = bufferText(e.Internal) }},
-	} {
-		if !changed(f.flag) {
-			f.set()
+	})
+}
+
+// flagValue sets the value a flag would set, from a preset or a file.
+type flagValue struct {
+	flag string // "" for values no flag sets
+	set  func()
+}
+
+// setUnlessGiven sets each value whose flag the command line does not give.
+func setUnlessGiven(cmd *cobra.Command, values []flagValue) {
+	for _, v := range values {
+		if !cmd.Flags().Changed(v.flag) {
+			v.set()
 		}
 	}
 }
