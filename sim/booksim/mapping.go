@@ -361,7 +361,13 @@ func (c *Config) mapRouting(m *Mapped, top string) error {
 		return c.errKey("num_vcs", "= %d: BookSim2's %s needs at least 2 VCs (two dateline classes, or an escape VC and an adaptive one)", vcs, full)
 	}
 	m.Routing, m.Deadlock = def.routing, def.deadlock
-	if def.note != "" && (vcs > 1 || def.routing == "adaptive" || def.routing == "min") {
+	// Our deterministic routings take one VC per class: they differ from BookSim2's
+	// only when it has more (two dateline classes on a torus).
+	classes := 1
+	if def.deadlock == "vc" && def.routing == "dor" {
+		classes = 2
+	}
+	if def.note != "" && (vcs > classes || def.routing == "adaptive" || def.routing == "min") {
 		m.Notes = append(m.Notes, def.note)
 	}
 	if full == "dim_order_torus" && c.Int("k")%2 == 0 {

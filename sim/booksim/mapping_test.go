@@ -64,7 +64,10 @@ func TestMapTorus88(t *testing.T) {
 	if m.Engine != want {
 		t.Errorf("engine\n got %+v\nwant %+v", m.Engine, want)
 	}
-	for _, n := range []string{"dor on an even ring", "dor: our dimension order", "uniform:", "router:", "switch:", "seed:", "sw_allocator:"} {
+	if hasNote(m, "dor: our dimension order") {
+		t.Errorf("a note on VCs with one VC per dateline class in both: %q", m.Notes)
+	}
+	for _, n := range []string{"dor on an even ring", "uniform:", "router:", "switch:", "seed:", "sw_allocator:"} {
 		if !hasNote(m, n) {
 			t.Errorf("no note %q in %q", n, m.Notes)
 		}
@@ -157,6 +160,8 @@ func TestMapVariants(t *testing.T) {
 		{"seed = 42;", func(m Mapped) bool { return m.Seed == 42 && m.Engine.Seed == 42 }},
 		{"topology = mesh; routing_function = min_adapt; num_vcs = 4;", func(m Mapped) bool { return m.Routing == "adaptive" && m.Deadlock == "vc" }},
 		{"n = 3;", func(m Mapped) bool { return m.Topology == "torus:8x8x8" }},
+		{"num_vcs = 4;", func(m Mapped) bool { return hasNote(m, "dor: our dimension order takes one VC per dateline class") }},
+		{"k = 5;", func(m Mapped) bool { return m.Topology == "torus:5x5" && !hasNote(m, "dor on an even ring") }},
 		{"hold_switch_for_packet = 1;", func(m Mapped) bool { return !hasNote(m, "switch:") }},
 		{"watch_out = -; stats_out = out.m; batch_size = 5; read_request_end_vc = 3; x = 4; perm_seed = 9;", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool { return m.Engine.RoutingDelay == 5 }},

@@ -393,8 +393,8 @@ func (lx *lexer) token() (token, error) {
 		if s[0] == '"' || s[0] == '\'' {
 			return t, fmt.Errorf("syntax error at %s: BookSim2's configuration syntax has no quotes; write names bare, e.g. traffic = uniform;", t)
 		}
-		if s[0] >= 0x80 || s[0] < 0x20 && s[0] != '\t' {
-			return t, fmt.Errorf("syntax error at byte 0x%02x: BookSim2 accepts only ASCII keys, names and numbers", s[0])
+		if s[0] >= 0x80 || s[0] < 0x20 || s[0] == 0x7f {
+			return t, fmt.Errorf("syntax error at byte 0x%02x: BookSim2 takes printable ASCII, with spaces, tabs, carriage returns and newlines between tokens", s[0])
 		}
 		return t, nil
 	}

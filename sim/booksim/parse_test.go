@@ -152,6 +152,7 @@ func TestParseErrors(t *testing.T) {
 		{"real out of range", "injection_rate = 1e999;", []string{"out of range"}},
 		{"empty list", "traffic = {};", []string{"syntax error"}},
 		{"non-ASCII", "k = 8;\ntraffic = unif\xc3\xb6rm;", []string{"t.cfg:2:", "ASCII"}},
+		{"form feed", "k = 8;\f", []string{"t.cfg:1:", "0x0c"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("t.cfg", []byte(tc.text))
