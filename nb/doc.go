@@ -9,7 +9,7 @@
 //	nb.Table(nb.Saturation(res))
 //	nb.Show(nb.Latency(res, nb.Title("128 PEs, uniform traffic")))
 //
-// It owns three things, and nothing else:
+// It owns four things, and nothing else:
 //
 //   - Sweep (and Spec, the spec it runs), configured by Options: uniform traffic, a
 //     load grid from 0.05 to 1 flits/cycle/PE stopped two loads past each curve's
@@ -17,11 +17,17 @@
 //     parameters, in a results store in the temporary directory that a re-run (of the
 //     cell, or of any sweep sharing its points) finds and resumes, with a progress bar
 //     in the notebook while it runs;
-//   - Must forms of the calls cells make one at a time: Must and Check for any call
-//     returning an error, and Net, Distances, ChannelLoad, Point and Run for building
-//     a network, its exact analysis and one simulation;
+//   - Must forms of the calls cells make one at a time: Must, Must2 and Check for any
+//     call returning an error (with Context for the calls that take one), and Net,
+//     Distances, ChannelLoad, ChannelLoadOf, Point and Run for building a network, its
+//     exact analysis and one simulation;
+//   - the results of the project's stored experiments as the notebooks read them, in
+//     the mode the environment chooses (the stored full runs; a quick run under
+//     QUICK=1; a recomputation under RECOMPUTE=1): Results, FullResults,
+//     StoredResults, ResultsShrunk, ClosedLoop and Loaded, with Mode and Quick, and
+//     Claims, the claims registry's verdicts on a notebook's claims;
 //   - the display vocabulary of package kernel and figures under one import: Show,
-//     Table, Row, PNG, Latency, Throughput, Saturation and Title.
+//     ShowFigure, Table, Row, PNG, HTML, Latency, Throughput, Saturation and Title.
 //
 // Bad input panics with the library's error, which says what was wrong and what is
 // accepted, prefixed by the nb function that met it: in a notebook a panic fails the

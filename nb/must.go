@@ -25,6 +25,16 @@ func Must[T any](v T, err error) T {
 	return v
 }
 
+// Must2 is Must for calls that return two values and an error,
+//
+//	ranked, transit := nb.Must2(analysis.RankConfigurations([]int{4, 4, 4}, routing.TiePlus))
+func Must2[A, B any](a A, b B, err error) (A, B) {
+	if err != nil {
+		panic(err)
+	}
+	return a, b
+}
+
 // Check panics with err when it is not nil: Must for calls that return only an error,
 //
 //	nb.Check(fig.Save("latency.pdf", 3.5*72, 2.4*72))

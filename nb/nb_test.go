@@ -158,6 +158,7 @@ func TestBadInputPanicsWithWhatIsAccepted(t *testing.T) {
 			[]string{"kernel.Show: ", "figures: no summaries to plot"}},
 		{"Must", func() { nb.Must(0, fmt.Errorf("the error")) }, []string{"the error"}},
 		{"Check", func() { nb.Check(fmt.Errorf("the error")) }, []string{"the error"}},
+		{"Must2", func() { nb.Must2(0, "", fmt.Errorf("the error")) }, []string{"the error"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,6 +13,11 @@ import (
 // the cell on err, so that one line plots: nb.Show(nb.Latency(res)). It is kernel.Show.
 func Show(p kernel.Plot, err error) { kernel.Show(p, err) }
 
+// ShowFigure shows only the static figure of a plot, as a paper prints it, and fails
+// the cell on err: for a notebook's many figures, which would each carry an
+// interactive chart otherwise. It is kernel.ShowFigure.
+func ShowFigure(p kernel.Plot, err error) { kernel.ShowFigure(p, err) }
+
 // Table shows headers and rows as a table (aligned text outside a notebook):
 // nb.Table(nb.Saturation(res)). It is kernel.Table.
 func Table(headers []string, rows [][]string) { kernel.Table(headers, rows) }
@@ -22,6 +27,9 @@ func Row(values ...any) []string { return kernel.Row(values...) }
 
 // PNG shows an encoded PNG image (kernel.PNG), e.g. a figure as a paper prints it.
 func PNG(png []byte) { kernel.PNG(png) }
+
+// HTML shows an HTML fragment (kernel.HTML), e.g. a chart's Fragment.
+func HTML(html string) { kernel.HTML(html) }
 
 // Latency is the papers' main figure of a sweep: network latency against accepted
 // traffic, a curve per network and scheme, with 95 % confidence intervals, stopped at

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/twintorus/twintorus/kernel"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -222,22 +221,10 @@ func Sweep(opts ...Option) *experiment.Results {
 	if err != nil {
 		panic(fmt.Errorf("nb.Sweep: %w", err))
 	}
-	var bar *kernel.Progress
-	progress := func(done, total int) {
-		// A bar only once there is something to simulate: a re-run that finds every
-		// record stored shows nothing but its figure.
-		if bar == nil && total > done {
-			bar = kernel.NewProgress(strings.Join(s.spec.Topologies, ", "))
-		}
-		if bar != nil {
-			bar.Update(done, total)
-		}
-	}
+	update, finish := bar(strings.Join(s.spec.Topologies, ", "))
 	res, err := experiment.RefineKnees(context.Background(), s.spec,
-		experiment.Options{Out: s.store, Workers: s.workers, Progress: progress}, s.knees)
-	if bar != nil {
-		bar.Finish()
-	}
+		experiment.Options{Out: s.store, Workers: s.workers, Progress: update}, s.knees)
+	finish()
 	if err != nil {
 		panic(fmt.Errorf("nb.Sweep: %w", err))
 	}
