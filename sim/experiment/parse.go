@@ -158,7 +158,7 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 	}
 	src.root = root.Line
 	if root.Kind != yaml.MappingNode {
-		return Spec{}, &SpecError{File: file, Line: root.Line, Err: fmt.Errorf("a spec is a mapping of keys (%s), not %s", strings.Join(yamlKeys(reflect.TypeFor[Spec]()), ", "), describe(root))}
+		return Spec{}, &SpecError{File: file, Line: root.Line, Err: fmt.Errorf("a spec is a mapping of keys (%s), not %s", strings.Join(append(yamlKeys(reflect.TypeFor[Spec]()), BookSimKey), ", "), describe(root))}
 	}
 	s := NewSpec()
 	s.src = src
