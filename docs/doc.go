@@ -10,5 +10,6 @@
 // The pages: model.md (the simulation model and its defaults), references.md (the
 // source papers, their citation keys and the claim labels), traces.md (closed-loop
 // workloads and the trace format), families.md (generated: network families, routings,
-// selection functions) and architecture.md (design decisions).
+// selection functions), booksim.md (BookSim2 configuration files, key by key) and
+// architecture.md (design decisions).
 package docs

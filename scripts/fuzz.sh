@@ -10,7 +10,7 @@
 # swallowed again does not pass unnoticed.
 #
 # make test runs each target for FUZZTIME=4s, a smoke run that the suite's time allows
-# (some 2.5 minutes for the twenty targets, a third of it starting them); make
+# (some 2.5 minutes for the twenty-one targets, a third of it starting them); make
 # test-long for a minute each, and a developer changing a parser fuzzes it for longer
 # (go test -fuzz=FuzzX -fuzztime=10m ./pkg/). A target may name its own budget as a
 # multiple of FUZZTIME (third field): the experiment package's targets and the topology
@@ -35,6 +35,7 @@ targets=(
 	"./sim/routing/ FuzzParseTwistedAdaptiveOptions"
 	"./sim/engine/ FuzzParseAllocator"
 	"./sim/engine/ FuzzParsePacketLengths"
+	"./sim/booksim/ FuzzParseBookSim"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 2"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/twintorus/twintorus/internal/sysmem"
+	"github.com/twintorus/twintorus/sim/booksim"
 	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/routing"
@@ -26,10 +27,10 @@ func newRunCmd() *cobra.Command {
 	p := experiment.NewPoint("", 0.1)
 	var asJSON, noMemoryCheck bool
 	var switching, terminal, external, internal, preset, allocator, lengths string
-	var mapping string
+	var mapping, booksimFile string
 	var tasksPerPE int
 	cmd := &cobra.Command{
-		Use:   "run TOPOLOGY",
+		Use:   "run TOPOLOGY | run --booksim FILE",
 		Short: "Simulate one network at one offered load, or one closed-loop workload",
 		Long: `Simulate one network, cycle by cycle, at one offered load and report the accepted
 traffic (flits/cycle/PE), latencies (cycles), hops, whether the run saturated, and any
@@ -50,6 +51,13 @@ source queues at their largest, or as many as its load can generate in its cycle
 exceeds the machine's is refused, unless --no-memory-check. The report closes with
 the estimate beside the most memory the run held.
 
+With --booksim FILE the point comes from a BookSim2 configuration file instead of a
+TOPOLOGY: its topology, routing, traffic, load (BookSim2's injection_rate in
+packets/cycle/node, times packet_size) and engine parameters, read as BookSim2 reads
+the file; a key we do not model is refused by name (docs/booksim.md lists every key).
+Flags given beside it set their own values. Where our model differs from BookSim2's at
+the file's settings, the differences are printed to standard error first.
+
 With --workload the run is closed-loop instead: the tasks of an MPI collective, a trace
 or an application proxy run their programs to the end (--mapping, --tasks-per-pe place
 them), and the run reports the execution time (the cycle at which every message has been
@@ -68,11 +76,36 @@ Workloads:
   twintorus run twin:4x4x4 --routing adaptive --selection 3prio --switch adaptive --load 0.3
   twintorus run torus:8x8x4 --workload alltoall:pairwise:512B --json
   twintorus run torus:8x8x4 --workload graph500 --mapping random --tasks-per-pe 2 --seed 3
-  twintorus run twin:4x4x2x2x2/cbest --workload trace:datasets/traces/graph500-64.trace.gz`,
-		Args: oneTopology("run", "twin:4x4x4/D"),
+  twintorus run twin:4x4x2x2x2/cbest --workload trace:datasets/traces/graph500-64.trace.gz
+  twintorus run --booksim torus88 --cycles 10000`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("booksim") {
+				if len(args) > 0 {
+					return fmt.Errorf("run --booksim takes its topology from the file: give no TOPOLOGY argument (got %s)", strings.Join(args, " "))
+				}
+				return nil
+			}
+			return oneTopology("run", "twin:4x4x4/D")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p.Topology = args[0]
 			var err error
+			if booksimFile != "" {
+				for _, f := range []string{"switch", "workload"} {
+					if cmd.Flags().Changed(f) {
+						return fmt.Errorf("--%s does not apply with --booksim: the BookSim2 file sets the switch and an open-loop load", f)
+					}
+				}
+				m, err := booksim.MapFile(booksimFile)
+				if err != nil {
+					return err
+				}
+				applyBookSim(cmd, &p, m, &switching, &allocator, &terminal, &external, &internal)
+				for _, n := range m.Notes {
+					fmt.Fprintf(cmd.ErrOrStderr(), "booksim: note: %s\n", n)
+				}
+			} else {
+				p.Topology = args[0]
+			}
 			var pre *engine.Preset
 			if preset != "" {
 				found, err := engine.LookupPreset(preset)
@@ -131,7 +164,7 @@ Workloads:
 			} else if cmd.Flags().Changed("mapping") || cmd.Flags().Changed("tasks-per-pe") || cmd.Flags().Changed("flit-bytes") || cmd.Flags().Changed("local-cycles") {
 				return fmt.Errorf("--mapping, --tasks-per-pe, --flit-bytes and --local-cycles apply to closed-loop runs: give --workload")
 			}
-			if !cmd.Flags().Changed("deadlock") {
+			if !cmd.Flags().Changed("deadlock") && booksimFile == "" {
 				if p.Deadlock, err = defaultScheme(p, pre, limit); err != nil {
 					return err
 				}
@@ -217,6 +250,7 @@ Workloads:
 	f.IntVar(&tasksPerPE, "tasks-per-pe", 1, "closed loop: tasks per PE (cores); a workload over all tasks has PEs × this many")
 	f.IntVar(&p.FlitBytes, "flit-bytes", workload.DefaultFlitBytes, "closed loop: bytes per flit")
 	f.Int64Var(&p.LocalCycles, "local-cycles", 0, "closed loop: cycles a message between two tasks of one PE takes")
+	f.StringVar(&booksimFile, "booksim", "", "run the point of a BookSim2 configuration file instead of a TOPOLOGY (docs/booksim.md); flags given beside it set their own values")
 	f.BoolVar(&asJSON, "json", false, "print the point and the result as JSON")
 	f.BoolVar(&noMemoryCheck, "no-memory-check", false, "run even when the estimated memory of the run exceeds the machine's")
 	return cmd
@@ -243,11 +277,7 @@ func presetNames() string {
 // preset pre; its deadlock scheme is defaultScheme's to apply, where it is safe.
 func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, switching, allocator, lengths, terminal, external, internal *string) {
 	base := pre.Params()
-	changed := cmd.Flags().Changed
-	for _, f := range []struct {
-		flag string
-		set  func()
-	}{
+	setUnlessGiven(cmd, []flagValue{
 		{"packet", func() { p.PacketFlits = base.PacketFlits }},
 		{"link-latency", func() { p.LinkLatency = base.LinkLatency }},
 		{"internal-latency", func() { p.InternalLatency = base.InternalLatency }},
@@ -270,9 +300,46 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
 			p.ConsumeAll, p.ReserveOutputVCs = base.ConsumeAll, base.ReserveOutputVCs
 		}},
-	} {
-		if !changed(f.flag) {
-			f.set()
+	})
+}
+
+// applyBookSim sets the point from a mapped BookSim2 configuration, except what the
+// command line sets itself.
+func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, switching, allocator, terminal, external, internal *string) {
+	e := m.Engine
+	p.Topology = m.Topology
+	setUnlessGiven(cmd, []flagValue{
+		{"routing", func() { p.Routing = m.Routing }},
+		{"deadlock", func() { p.Deadlock = m.Deadlock }},
+		{"traffic", func() { p.Traffic = m.Traffic }},
+		{"sizes", func() { p.Sizes = m.Sizes }},
+		{"load", func() { p.Load = m.Load }},
+		{"seed", func() { p.Seed = m.Seed }},
+		{"packet", func() { p.PacketFlits = e.PacketFlits }},
+		{"link-latency", func() { p.LinkLatency = e.LinkLatency }},
+		{"terminal-latency", func() { p.TerminalLatency = e.TerminalLatency }},
+		{"routing-delay", func() { p.RoutingDelay = e.RoutingDelay }},
+		{"warmup", func() { p.Warmup = e.Warmup }},
+		{"cycles", func() { p.Measure = e.Measure }},
+		{"switching", func() { *switching = e.Switching.String() }},
+		{"allocator", func() { *allocator = e.Allocator.String() }},
+		{"buffer-terminal", func() { *terminal = bufferText(e.Terminal) }},
+		{"buffer-external", func() { *external = bufferText(e.External) }},
+		{"buffer-internal", func() { *internal = bufferText(e.Internal) }},
+	})
+}
+
+// flagValue sets the value a flag would set, from a preset or a file.
+type flagValue struct {
+	flag string // "" for values no flag sets
+	set  func()
+}
+
+// setUnlessGiven sets each value whose flag the command line does not give.
+func setUnlessGiven(cmd *cobra.Command, values []flagValue) {
+	for _, v := range values {
+		if !cmd.Flags().Changed(v.flag) {
+			v.set()
 		}
 	}
 }

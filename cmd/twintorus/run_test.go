@@ -85,14 +85,21 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "torus:4096x4096"}, "torus:4096x4096 with buffers terminal 1x128, external 1x128"},
 		{[]string{"run", "torus:4096x4096", "--no-memory-check"}, "the engine holds at most 2147483647"},
 	} {
-		out, stderr, err := run(t, c.args...)
-		if err == nil {
-			t.Errorf("%v: no error", c.args)
-			continue
-		}
-		if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, c.want) {
-			t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", c.args, msg, out, stderr, c.want)
-		}
+		wantOneLineError(t, c.want, c.args...)
+	}
+}
+
+// wantOneLineError runs a command that must fail with one line containing want,
+// printing nothing.
+func wantOneLineError(t *testing.T, want string, args ...string) {
+	t.Helper()
+	out, stderr, err := run(t, args...)
+	if err == nil {
+		t.Errorf("%v: no error", args)
+		return
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || out != "" || stderr != "" || !strings.Contains(msg, want) {
+		t.Errorf("%v: error %q (stdout %q, stderr %q), want one line containing %q", args, msg, out, stderr, want)
 	}
 }
 

@@ -55,6 +55,13 @@
 // cut-through) or an empty load axis is a *SpecError with file, line and key, found
 // before anything runs.
 //
+// A spec may start from a BookSim2 configuration file instead (package booksim,
+// docs/booksim.md): booksim: PATH, relative to the spec's directory, fills
+// topologies, routing, deadlock, traffic, sizes, loads, seed and the engine block
+// from the file, each unless the spec gives it itself (engine keys one by one). It
+// excludes switch:. The key is not kept: a spec written out holds the values it
+// filled, and hashes by them.
+//
 // # Closed-loop specs
 //
 // A spec with a workload axis runs closed-loop workloads (docs/traces.md) instead of

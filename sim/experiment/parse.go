@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/twintorus/twintorus/internal/userfile"
+	"github.com/twintorus/twintorus/sim/booksim"
 	"github.com/twintorus/twintorus/sim/engine"
 	"gopkg.in/yaml.v3"
 )
@@ -156,12 +158,21 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 	}
 	src.root = root.Line
 	if root.Kind != yaml.MappingNode {
-		return Spec{}, &SpecError{File: file, Line: root.Line, Err: fmt.Errorf("a spec is a mapping of keys (%s), not %s", strings.Join(yamlKeys(reflect.TypeFor[Spec]()), ", "), describe(root))}
+		return Spec{}, &SpecError{File: file, Line: root.Line, Err: fmt.Errorf("a spec is a mapping of keys (%s), not %s", strings.Join(append(yamlKeys(reflect.TypeFor[Spec]()), BookSimKey), ", "), describe(root))}
 	}
 	s := NewSpec()
 	s.src = src
+	bookSim, err := takeBookSim(src, root)
+	if err != nil {
+		return Spec{}, err
+	}
 	if err := decodeMapping(src, root, reflect.ValueOf(&s).Elem(), ""); err != nil {
 		return Spec{}, err
+	}
+	if bookSim != "" {
+		if err := s.applyBookSim(bookSim); err != nil {
+			return Spec{}, err
+		}
 	}
 	if s.Preset != "" {
 		pre, err := engine.LookupPreset(s.Preset)
@@ -180,6 +191,70 @@ func decodeSpec(file string, data []byte) (Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+// BookSimKey is the spec key that names a BookSim2 configuration file (applyBookSim).
+const BookSimKey = "booksim"
+
+// takeBookSim removes the booksim key from the spec's top-level mapping and returns
+// its path. The key is not a field of Spec: what it fills in is, so that a spec
+// written out (MarshalYAML) holds every value explicitly and reads back the same,
+// and its hash follows the values, not the file's name.
+func takeBookSim(src *source, root *yaml.Node) (string, error) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := deref(root.Content[i]), deref(root.Content[i+1])
+		if k.Kind != yaml.ScalarNode || k.Value != BookSimKey {
+			continue
+		}
+		for j := i + 2; j+1 < len(root.Content); j += 2 {
+			if k2 := deref(root.Content[j]); k2.Kind == yaml.ScalarNode && k2.Value == BookSimKey {
+				return "", &SpecError{File: src.file, Line: k2.Line, Key: BookSimKey, Err: errors.New("given twice")}
+			}
+		}
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			return "", &SpecError{File: src.file, Line: k.Line, Key: BookSimKey, Err: errors.New("want the path of a BookSim2 configuration file, e.g. booksim: torus88")}
+		}
+		src.lines[BookSimKey] = k.Line
+		root.Content = append(root.Content[:i:i], root.Content[i+2:]...)
+		return v.Value, nil
+	}
+	return "", nil
+}
+
+// applyBookSim fills the spec from a BookSim2 configuration file (package booksim;
+// docs/booksim.md), read relative to the spec's directory: topologies, routing,
+// deadlock, traffic, sizes, loads, seed and the engine block, each unless the spec
+// gives it itself. A switch preset would replace the file's engine block, so the two
+// exclude each other.
+func (s *Spec) applyBookSim(path string) error {
+	if s.has("switch") {
+		return s.errAt("switch", errors.New("a switch preset does not apply with booksim: the BookSim2 file sets the switch; set engine keys to change it"))
+	}
+	if !filepath.IsAbs(path) && s.src != nil {
+		path = filepath.Join(filepath.Dir(s.src.file), path)
+	}
+	m, err := booksim.MapFile(path)
+	if err != nil {
+		return s.errAt(BookSimKey, err)
+	}
+	for _, f := range []struct {
+		key string
+		set func()
+	}{
+		{"topologies", func() { s.Topologies = []string{m.Topology} }},
+		{"routing", func() { s.Routing = []string{m.Routing} }},
+		{"deadlock", func() { s.Deadlock = []string{m.Deadlock} }},
+		{"traffic", func() { s.Traffic = []string{m.Traffic} }},
+		{"sizes", func() { s.Sizes = []string{m.Sizes} }},
+		{"loads", func() { s.Loads = Fixed(m.Load) }},
+		{"seed", func() { s.Seed = m.Seed }},
+	} {
+		if !s.has(f.key) {
+			f.set()
+		}
+	}
+	s.Engine = s.overPreset(m.Engine)
+	return nil
 }
 
 // overPreset is the preset's parameters with the engine keys the spec's file gave.
@@ -250,6 +325,9 @@ func decodeMapping(src *source, n *yaml.Node, v reflect.Value, path string) erro
 			accepted := yamlKeys(v.Type())
 			for d := range denied[path] {
 				accepted = removeString(accepted, d)
+			}
+			if path == "" {
+				accepted = append(accepted, BookSimKey)
 			}
 			return &SpecError{File: src.file, Line: k.Line, Key: key, Err: fmt.Errorf("unknown key in %s; accepted are %s", where, strings.Join(accepted, ", "))}
 		}

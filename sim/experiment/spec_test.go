@@ -81,8 +81,8 @@ func TestParseSpecErrors(t *testing.T) {
 	_, unknownFamily := topology.Parse("ring:8") // its wording lists the registry's families
 	cases := []specErrorCase{
 		{"", "bad.yaml: empty spec: give at least topologies and loads"},
-		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics), not a list"},
-		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics"},
+		{"- a\n", "bad.yaml:1: a spec is a mapping of keys (name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics, booksim), not a list"},
+		{base + "foo: 1\n", "bad.yaml:3: foo: unknown key in the spec; accepted are name, topologies, routing, selection, deadlock, tie, traffic, sizes, switch, workload, mapping, flit_bytes, local_cycles, engine, loads, past_saturation, seeds, seed, precision, metrics, booksim"},
 		{base + "seeds: five\n", `bad.yaml:3: seeds: want an integer, got "five"`},
 		{base + "seed: -1\n", `bad.yaml:3: seed: want a whole number 0 or more, got "-1"`},
 		{base + "name: [a]\n", "bad.yaml:3: name: want a string, got a list"},
