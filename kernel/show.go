@@ -48,7 +48,7 @@ func (s *Screen) Show(p Plot, err error) {
 	if s.Notebook == nil {
 		return
 	}
-	png, err := staticPNG(p)
+	png, err := s.staticPNG(p)
 	if err != nil {
 		panic(fmt.Errorf("kernel.Show: %w", err))
 	}
@@ -71,14 +71,18 @@ func (s *Screen) ShowFigure(p Plot, err error) {
 	if s.Notebook == nil {
 		return
 	}
-	png, err := staticPNG(p)
+	png, err := s.staticPNG(p)
 	if err != nil {
 		panic(fmt.Errorf("kernel.ShowFigure: %w", err))
 	}
 	s.PNG(png)
 }
 
-func staticPNG(p Plot) ([]byte, error) {
+// staticPNG draws p's static figure and says, one line each on the screen's status
+// stream (the cell's stderr in a notebook), what of its text breaks the rules of a
+// printed figure (plots.Figure.Problems: clipped, overlapping, over-precise): the
+// figure is still shown, and the notebooks' tests fail on the line.
+func (s *Screen) staticPNG(p Plot) ([]byte, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no plot")
 	}
@@ -86,8 +90,23 @@ func staticPNG(p Plot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.PNG(plots.Width, plots.Height)
+	png, err := f.PNG(plots.Width, plots.Height)
+	if err != nil {
+		return nil, err
+	}
+	w := s.Status
+	if w == nil {
+		w = os.Stderr
+	}
+	for _, pr := range f.Problems() {
+		fmt.Fprintf(w, "%s %s\n", LayoutWarning, pr)
+	}
+	return png, nil
 }
+
+// LayoutWarning begins the line Show writes under a static figure whose text is
+// clipped, overlaps or is over-precise.
+const LayoutWarning = "figure layout:"
 
 // firstChart reports whether this is the first chart shown since the kernel started,
 // and remembers that it no longer is. A screen with a Library field decides by it;

@@ -126,3 +126,21 @@ func TestWaitRead(t *testing.T) {
 		t.Error("waitRead waited on a regular file")
 	}
 }
+
+// TestShowReportsLayoutProblems: a static figure whose text breaks the rules of a
+// printed figure (here a title too wide to break, so clipped) is shown with one line
+// per problem on the status stream; a good figure gets none.
+func TestShowReportsLayoutProblems(t *testing.T) {
+	var status bytes.Buffer
+	s := &Screen{Notebook: &recorder{}, Status: &status, Library: func() bool { return true }}
+	s.Show(testPlot(), nil)
+	if status.Len() != 0 {
+		t.Errorf("a good figure reported: %s", status.String())
+	}
+	wide := testPlot()
+	wide.Title = strings.Repeat("Unbreakable", 12)
+	s.ShowFigure(wide, nil)
+	if got := status.String(); !strings.HasPrefix(got, LayoutWarning+" ") || !strings.Contains(got, "clipped") || strings.Count(got, "\n") < 1 {
+		t.Errorf("a clipped title reported as %q", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/twintorus/twintorus/internal/testwait"
+	"github.com/twintorus/twintorus/kernel"
 	"github.com/twintorus/twintorus/kernel/browsertest"
 	"github.com/twintorus/twintorus/kernel/jupytertest"
 )
@@ -202,6 +203,16 @@ func checkChartLayout(t *testing.T, page *browsertest.Page, when string) {
 		}
 	}
 	t.Logf("%s: layout of %d charts checked (%d texts), %d problems", when, len(figs), texts, problems)
+	// The static figures: kernel.Show writes a line under each whose text breaks the
+	// same rules (kernel.LayoutWarning).
+	warned, err := browsertest.Eval[[]string](page, `Array.prototype.filter.call(document.querySelectorAll(".output_stderr, .output_stream"), function (e) {
+	  return e.innerText.indexOf(`+"`"+kernel.LayoutWarning+"`"+`) >= 0; }).map(function (e) { return e.innerText.slice(0, 500); })`)
+	if err != nil {
+		t.Fatalf("%s: reading the outputs' text: %v", when, err)
+	}
+	for _, w := range warned {
+		t.Errorf("%s: a static figure's layout: %s", when, w)
+	}
 }
 
 // checkNoScrollBoxes fails on an output that Jupyter folded into a scroll box: the

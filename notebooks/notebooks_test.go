@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/twintorus/twintorus/internal/testwait"
+	"github.com/twintorus/twintorus/kernel"
 	"github.com/twintorus/twintorus/kernel/browsertest"
 )
 
@@ -314,4 +315,39 @@ func TestMarkdownLineBreaksAreNotLists(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStaticFiguresLaidOut: no committed output carries kernel.Show's line under a
+// static figure whose text is clipped, overlaps or is over-precise
+// (kernel.LayoutWarning, from plots.Figure.Problems): every static figure a notebook
+// shows, as opened, is held to the rules its interactive chart is held to in the
+// browser. The live test checks the same after Run All.
+func TestStaticFiguresLaidOut(t *testing.T) {
+	figures := 0
+	for _, path := range committed(t) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb notebook
+		if err := json.Unmarshal(raw, &nb); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, c := range nb.Cells {
+			for _, o := range c.Outputs {
+				if _, ok := o.Data["image/png"]; ok {
+					figures++
+				}
+				for _, l := range o.Text {
+					if strings.HasPrefix(l, kernel.LayoutWarning) {
+						t.Errorf("%s, cell %s: %s", path, c.ID, strings.TrimSpace(l))
+					}
+				}
+			}
+		}
+	}
+	if figures == 0 {
+		t.Fatal("no static figure in the committed notebooks: nothing was checked")
+	}
+	t.Logf("%d static figures shown by the notebooks", figures)
 }

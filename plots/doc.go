@@ -33,5 +33,7 @@
 // headless Chromium from ECharts' own layout, the static figures on a canvas that
 // records each string's box; no text may be clipped, cross another text or a
 // paper's mark, or write a number with a fraction past four significant digits
-// (kernel/browsertest.CheckText).
+// (the rules of package plots/layout). Every rendering of a Figure records its text
+// the same way, so Figure.Problems says what a drawn figure breaks of those rules
+// (kernel.Show reports it under the figure in a notebook).
 package plots

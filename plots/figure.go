@@ -61,6 +61,10 @@ type Figure struct {
 	// fit, when set, adjusts the plot to the width of its data area before it is
 	// drawn (a bar chart's upright labels); nil for none.
 	fit func(data vg.Rectangle)
+	// text records the strings of the last drawing and where they went, on a
+	// textWidth × textHeight figure (Layout).
+	text                  *textCanvas
+	textWidth, textHeight vg.Length
 }
 
 type sidePanel interface {
@@ -129,7 +133,7 @@ func (f *Figure) render(format string, w, h vg.Length) (out []byte, err error) {
 			out, err = nil, fmt.Errorf("plots: render %s: %v", format, r)
 		}
 	}()
-	f.draw(draw.New(c))
+	f.draw(draw.NewCanvas(f.recorder(c, w, h), w, h))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("plots: write %s: %w", format, err)

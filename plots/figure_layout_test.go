@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -14,97 +13,11 @@ import (
 	"github.com/twintorus/twintorus/kernel/browsertest"
 )
 
-// textCanvas is a canvas that draws as the one it wraps and records where each
-// string lands: the box of a line of text is its advance width by its font size,
-// from its baseline less the font's descent (gonum's own box of a line), carried
-// through the canvas' transforms (a rotated axis title gives the upright box around
-// it), in the canvas' coordinates.
-type textCanvas struct {
-	vg.Canvas
-	m     affine
-	stack []affine
-	boxes []vg.Rectangle
-	texts []string
-}
-
-// affine maps (x, y) to (a x + c y + e, b x + d y + f).
-type affine struct{ a, b, c, d, e, f float64 }
-
-var identity = affine{a: 1, d: 1}
-
-// then is m applied after n: the transform of a canvas that had m and was told n.
-func (m affine) then(n affine) affine {
-	return affine{
-		a: m.a*n.a + m.c*n.b, b: m.b*n.a + m.d*n.b,
-		c: m.a*n.c + m.c*n.d, d: m.b*n.c + m.d*n.d,
-		e: m.a*n.e + m.c*n.f + m.e, f: m.b*n.e + m.d*n.f + m.f,
-	}
-}
-
-func (m affine) apply(x, y float64) (float64, float64) {
-	return m.a*x + m.c*y + m.e, m.b*x + m.d*y + m.f
-}
-
-func newTextCanvas(c vg.Canvas) *textCanvas { return &textCanvas{Canvas: c, m: identity} }
-
-func (c *textCanvas) Translate(pt vg.Point) {
-	c.m = c.m.then(affine{a: 1, d: 1, e: float64(pt.X), f: float64(pt.Y)})
-	c.Canvas.Translate(pt)
-}
-
-func (c *textCanvas) Rotate(rad float64) {
-	s, k := math.Sincos(rad)
-	c.m = c.m.then(affine{a: k, b: s, c: -s, d: k})
-	c.Canvas.Rotate(rad)
-}
-
-func (c *textCanvas) Scale(x, y float64) {
-	c.m = c.m.then(affine{a: x, d: y})
-	c.Canvas.Scale(x, y)
-}
-
-func (c *textCanvas) Push() {
-	c.stack = append(c.stack, c.m)
-	c.Canvas.Push()
-}
-
-func (c *textCanvas) Pop() {
-	c.m = c.stack[len(c.stack)-1]
-	c.stack = c.stack[:len(c.stack)-1]
-	c.Canvas.Pop()
-}
-
-func (c *textCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	c.Canvas.FillString(f, pt, s)
-	if strings.TrimSpace(s) == "" || f.Font.Size == 0 {
-		return
-	}
-	x0, y0 := float64(pt.X), float64(pt.Y-f.Extents().Descent)
-	x1, y1 := x0+float64(f.Width(s)), y0+float64(f.Font.Size)
-	r := vg.Rectangle{Min: vg.Point{X: vg.Length(math.Inf(1)), Y: vg.Length(math.Inf(1))}, Max: vg.Point{X: vg.Length(math.Inf(-1)), Y: vg.Length(math.Inf(-1))}}
-	for _, p := range [][2]float64{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
-		x, y := c.m.apply(p[0], p[1])
-		r.Min.X, r.Min.Y = min(r.Min.X, vg.Length(x)), min(r.Min.Y, vg.Length(y))
-		r.Max.X, r.Max.Y = max(r.Max.X, vg.Length(x)), max(r.Max.Y, vg.Length(y))
-	}
-	c.boxes = append(c.boxes, r)
-	c.texts = append(c.texts, s)
-}
-
 // figureText draws f at w×h points and returns its text as browsertest.CheckText
-// takes it: boxes in points with Y down from the top, named by title.
+// takes it (Figure.Layout after a drawing).
 func figureText(f *Figure, w, h vg.Length) browsertest.Figure {
-	c := newTextCanvas(vgimg.New(w, h))
-	f.draw(draw.NewCanvas(c, w, h))
-	out := browsertest.Figure{Title: f.title, Width: float64(w), Height: float64(h)}
-	if out.Title == "" {
-		out.Title = f.plot.Title.Text
-	}
-	for i, r := range c.boxes {
-		out.Texts = append(out.Texts, browsertest.TextBox{Text: c.texts[i],
-			X: float64(r.Min.X), Y: float64(h - r.Max.Y), W: float64(r.Max.X - r.Min.X), H: float64(r.Max.Y - r.Min.Y)})
-	}
-	return out
+	f.draw(draw.NewCanvas(f.recorder(vgimg.New(w, h), w, h), w, h))
+	return f.Layout()
 }
 
 // smallFigure reports whether figure name is checked at the golden files' size

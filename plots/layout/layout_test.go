@@ -1,4 +1,4 @@
-package browsertest
+package layout
 
 import (
 	"strings"
@@ -25,9 +25,9 @@ func TestSignificant(t *testing.T) {
 	}
 }
 
-// TestCheckText: each rule fires on the case it names, with the texts that break it,
-// and not on text that only touches (within LayoutTolerance).
-func TestCheckText(t *testing.T) {
+// TestCheck: each rule fires on the case it names, with the texts that break it,
+// and not on text that only touches (within Tolerance).
+func TestCheck(t *testing.T) {
 	f := Figure{Title: "demo", Width: 100, Height: 50, Texts: []TextBox{
 		{Text: "title wider than the figure", X: -20, Y: 0, W: 140, H: 12},
 		{Text: "a", X: 10, Y: 20, W: 10, H: 10},
@@ -37,7 +37,7 @@ func TestCheckText(t *testing.T) {
 		{Text: "10.44", X: 50, Y: 26, W: 20, H: 10.5}, // crosses the line below by 0.5: fine
 	}, Marks: []TextBox{{Text: "paper", X: 52, Y: 30, W: 10, H: 4}}}
 	var got []string
-	for _, p := range CheckText(f) {
+	for _, p := range Check(f) {
 		got = append(got, p.Kind+" "+p.Texts[0].Text+"|"+p.Texts[len(p.Texts)-1].Text)
 		if !strings.HasPrefix(p.String(), "demo: "+p.Kind+": ") {
 			t.Errorf("problem reads %q", p)
@@ -52,7 +52,7 @@ func TestCheckText(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if p := CheckText(Figure{Width: 10, Height: 10, Texts: []TextBox{{Text: "ok", X: -0.5, Y: 0, W: 10.9, H: 10}}}); len(p) != 0 {
+	if p := Check(Figure{Width: 10, Height: 10, Texts: []TextBox{{Text: "ok", X: -0.5, Y: 0, W: 10.9, H: 10}}}); len(p) != 0 {
 		t.Errorf("a text within the tolerance of the edge: %v", p)
 	}
 }
