@@ -281,14 +281,7 @@ var listStart = regexp.MustCompile(`^ {0,3}([-+*]|1[.)])( |$)`)
 // blank line, a heading or another list line, i.e. be meant as a list.
 func TestMarkdownLineBreaksAreNotLists(t *testing.T) {
 	for _, path := range committed(t) {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var nb notebook
-		if err := json.Unmarshal(raw, &nb); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		nb := readNotebook(t, path)
 		for _, c := range nb.Cells {
 			if c.Type != "markdown" {
 				continue
@@ -325,14 +318,7 @@ func TestMarkdownLineBreaksAreNotLists(t *testing.T) {
 func TestStaticFiguresLaidOut(t *testing.T) {
 	figures := 0
 	for _, path := range committed(t) {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var nb notebook
-		if err := json.Unmarshal(raw, &nb); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		nb := readNotebook(t, path)
 		for _, c := range nb.Cells {
 			for _, o := range c.Outputs {
 				if _, ok := o.Data["image/png"]; ok {
