@@ -98,7 +98,7 @@ const (
 //
 //	kernel.Show(figures.Latency(res, figures.Deadlock("bubble")))
 func Latency(src Summarized, opts ...Option) (plots.LinePlot, error) {
-	return Plot(src, experiment.Accepted, experiment.LatencyNetworkMean, append([]Option{unsaturated}, opts...)...)
+	return Plot(src, experiment.Accepted, experiment.LatencyNetworkMean, opts...)
 }
 
 // Throughput is accepted traffic against offered load, with the line y = x that a
@@ -109,9 +109,6 @@ func Throughput(src Summarized, opts ...Option) (plots.LinePlot, error) {
 	p.Diagonal = true
 	return p, err
 }
-
-// unsaturated is Latency's default, which Saturated undoes.
-func unsaturated(v *view) { v.curves.Unsaturated = true }
 
 // Plot is metric y against metric x (Load for the offered load) for every curve of
 // src, with 95 % confidence intervals, labelled with the metrics' names unless the

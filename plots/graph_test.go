@@ -8,16 +8,7 @@ import (
 
 // A ring of six nodes, one of them coloured, with a dashed chord: the golden PNG.
 func TestGraphGolden(t *testing.T) {
-	var p GraphPlot
-	p.Title = "ring of six"
-	for i := range 6 {
-		a := 2 * math.Pi * float64(i) / 6
-		p.Nodes = append(p.Nodes, GraphNode{X: math.Cos(a), Y: math.Sin(a), Label: string(rune('a' + i))})
-		p.Edges = append(p.Edges, GraphEdge{A: i, B: (i + 1) % 6})
-	}
-	p.Nodes[0].Color = Vermillion
-	p.Edges = append(p.Edges, GraphEdge{A: 0, B: 3, Color: Blue, Dash: Dashed})
-	p.Groups = []string{"", "source"}
+	p := ringGraph()
 	f, err := p.Figure()
 	if err != nil {
 		t.Fatal(err)
