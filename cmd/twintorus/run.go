@@ -216,7 +216,7 @@ Workloads:
 	f.StringVar(&p.Routing, "routing", "", "routing: "+routing.Accepted()+"; default by topology")
 	f.StringVar(&p.Selection, "selection", "", "selection function of adaptive routing: "+selectionNames()+", with options, e.g. 3prio:threshold=0.25,reselect=once; default 3prio on twin tori, ref elsewhere")
 	f.StringVar(&p.Deadlock, "deadlock", p.Deadlock, "deadlock avoidance: vc (dateline VCs), bubble (bubble flow control), escape (an up*/down* escape VC) or none; default: bubble for dor and dort, vc for adaptive on tori, meshes and twin tori, escape for min, table and adaptive elsewhere")
-	f.StringVar(&p.Tie, "tie", p.Tie, "tie rule at distance k/2 in even rings (DOR, DORT, TSDOR): plus, minus or mirror (PE0's ties +, PE1's -; plus without twin cards); default the routing's own: mirror for tsdor, plus otherwise")
+	f.StringVar(&p.Tie, "tie", p.Tie, "tie rule at distance k/2 in even rings (DOR, DORT, TSDOR): plus, minus, mirror (PE0's ties +, PE1's -; plus without twin cards) or random (per packet and dimension, as BookSim2); default the routing's own: mirror for tsdor, plus otherwise")
 	f.StringVar(&p.Traffic, "traffic", p.Traffic, "traffic pattern (see above)")
 	f.StringVar(&p.Sizes, "sizes", "", "message sizes in packets, e.g. 1, 70%x1,30%x3 or 1-32 (default 1)")
 	f.Float64Var(&p.Load, "load", p.Load, "offered load, flits/cycle/PE")
@@ -298,7 +298,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		// No flag sets these.
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
-			p.ConsumeAll, p.ReserveOutputVCs = base.ConsumeAll, base.ReserveOutputVCs
+			p.ConsumeAll, p.ReserveOutputVCs, p.ClassVCs, p.FrontDelay = base.ConsumeAll, base.ReserveOutputVCs, base.ClassVCs, base.FrontDelay
 		}},
 	})
 }
@@ -311,6 +311,7 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 	setUnlessGiven(cmd, []flagValue{
 		{"routing", func() { p.Routing = m.Routing }},
 		{"deadlock", func() { p.Deadlock = m.Deadlock }},
+		{"tie", func() { p.Tie = m.Tie }},
 		{"traffic", func() { p.Traffic = m.Traffic }},
 		{"sizes", func() { p.Sizes = m.Sizes }},
 		{"load", func() { p.Load = m.Load }},
@@ -326,6 +327,8 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 		{"buffer-terminal", func() { *terminal = bufferText(e.Terminal) }},
 		{"buffer-external", func() { *external = bufferText(e.External) }},
 		{"buffer-internal", func() { *internal = bufferText(e.Internal) }},
+		// No flag sets these.
+		{"", func() { p.ClassVCs, p.FrontDelay = e.ClassVCs, e.FrontDelay }},
 	})
 }
 

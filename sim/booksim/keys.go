@@ -159,7 +159,7 @@ var keyTable = []keyDef{
 	ki("max_samples", 10, mapped, ""),
 	kis("measure_stats", 1, defaultOnly, "classes left out of the statistics"),
 	ki("pair_stats", 0, inert, outputOnly),
-	kfs("latency_thres", 500.0, defaultOnly, "BookSim2's latency threshold for unstable runs (ours calls a run saturated when its delivered traffic falls short of the generated)"),
+	kfs("latency_thres", 500.0, inert, "BookSim2 ends a run early, as unstable, once its mean latency passes this; ours measures every load to the end and calls a run saturated when its delivered traffic falls short of the generated, so any value is accepted (raise it in BookSim2 to measure accepted throughput past saturation)"),
 	kfs("warmup_thres", 0.05, inert, "read only with warmup_periods = 0, which we refuse"),
 	kfs("acc_warmup_thres", 0.05, inert, "read only with warmup_periods = 0, which we refuse"),
 	kfs("stopping_thres", 0.05, defaultOnly, "BookSim2's convergence test on latency (we measure a window of fixed length, checked for stationarity)"),

@@ -17,6 +17,7 @@ type Mapped struct {
 	Topology string // a topology spec, e.g. torus:8x8
 	Routing  string // a routing name (routing.Routings)
 	Deadlock string // vc, bubble, escape or none
+	Tie      string // the tie rule at distance k/2 (routing.ParseTie), "" for the routing's own
 	Traffic  string // a traffic.Grammar pattern
 	Sizes    string // message sizes in packets: always "1" (BookSim2 injects packets)
 	// Load is the offered load in flits/cycle/PE: BookSim2's injection_rate in
@@ -64,6 +65,10 @@ func Map(c *Config) (Mapped, error) {
 	if err := c.mapRouter(&m); err != nil {
 		return Mapped{}, err
 	}
+	// BookSim2's routing functions return a range of VCs, ours name one VC, their
+	// class: the engine reads it as BookSim2's range (engine.Params.ClassVCs). Our
+	// adaptive routing names each VC it may take, so it keeps them as they are.
+	m.Engine.ClassVCs = m.Routing != "adaptive"
 	if err := c.mapTraffic(&m, top); err != nil {
 		return Mapped{}, err
 	}
@@ -305,16 +310,19 @@ type routeDef struct {
 	note              string // how ours differs; "" when only the router does
 }
 
+// meshVCs is how dimension order on a mesh takes its VCs in both.
+const meshVCs = "dor: both let a packet take any free VC of a port (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"
+
 // bookSimRoutings are BookSim2's routing functions by their full name, with ours or
 // why not. A refusal has routing "" and says what we would need.
 func bookSimRoutings() map[string]routeDef {
 	return map[string]routeDef{
-		"dim_order_mesh":  {"dor", "none", "dor: our dimension order takes one VC on every link; BookSim2's lets a packet take any of the num_vcs VCs"},
-		"dor_mesh":        {"dor", "none", "dor: our dimension order takes one VC on every link; BookSim2's lets a packet take any of the num_vcs VCs"},
-		"dim_order_torus": {"dor", "vc", "dor: our dimension order takes one VC per dateline class on every link; BookSim2's lets a packet take any of the num_vcs/2 VCs of its class"},
+		"dim_order_mesh":  {"dor", "none", meshVCs},
+		"dor_mesh":        {"dor", "none", meshVCs},
+		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes and let a packet take any free VC of its class (ours the lowest-numbered, BookSim2 by its VC allocator's pointers); BookSim2 keeps a packet's class along a ring (whether it will cross the dateline), ours takes the upper class while the destination's coordinate lies above the current one ([TR]'s Up and Low), so a packet that has crossed the dateline changes class"},
 		"min_adapt_mesh":  {"adaptive", "vc", "adaptive: both escape by dimension order on VC 0 and route minimally on the others; BookSim2 prefers the adaptive VCs by priority, ours by its selection function (ref)"},
 		"min_anynet":      {"min", "none", "min: both route on a shortest-path table, one port per destination; BookSim2 breaks ties between equal paths by its search order, ours takes the lowest port"},
-		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first; ours takes one VC, BookSim2's any of num_vcs"},
+		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first and let a packet take any free VC (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"},
 
 		"min_adapt_torus":       {note: "minimal adaptive routing with two dateline escape VCs (0, 1) and a single adaptive VC (VC 3; VC 2 unused); ours on tori escapes by dimension order and routes adaptively on every other VC"},
 		"dim_order_ni_mesh":     {note: "dimension order with a VC chosen by the destination (no injection VC sharing)"},
@@ -361,17 +369,13 @@ func (c *Config) mapRouting(m *Mapped, top string) error {
 		return c.errKey("num_vcs", "= %d: BookSim2's %s needs at least 2 VCs (two dateline classes, or an escape VC and an adaptive one)", vcs, full)
 	}
 	m.Routing, m.Deadlock = def.routing, def.deadlock
-	// Our deterministic routings take one VC per class: they differ from BookSim2's
-	// only when it has more (two dateline classes on a torus).
-	classes := 1
-	if def.deadlock == "vc" && def.routing == "dor" {
-		classes = 2
-	}
-	if def.note != "" && (vcs > classes || def.routing == "adaptive" || def.routing == "min") {
+	if def.note != "" {
 		m.Notes = append(m.Notes, def.note)
 	}
 	if full == "dim_order_torus" && c.Int("k")%2 == 0 {
-		m.Notes = append(m.Notes, "dor on an even ring: at distance k/2 BookSim2 picks a direction at random per packet, ours always goes + (tie: plus)")
+		// routefunc.cpp, dor_next_torus: at distance k/2 a packet turning into a ring
+		// draws its direction with RandomInt(1); ours draws it from the packet's salt.
+		m.Tie = "random"
 	}
 	return nil
 }
@@ -418,11 +422,15 @@ func (c *Config) mapRouter(m *Mapped) error {
 		sum += d
 	}
 	e.RoutingDelay = sum
-	m.Notes = append(m.Notes, fmt.Sprintf("router: BookSim2's pipeline (routing %d, VC allocation %d, switch allocation %d, switch traversal %d+%d cycles) is one delay of %d cycles from a head's arrival to its departure in ours, with no separate VC allocation", c.Int("routing_delay"), c.Int("vc_alloc_delay"), c.Int("sw_alloc_delay"), c.Int("st_prepare_delay"), c.Int("st_final_delay"), sum))
+	// A head is routed and allocated only at the front of its VC (iq_router.cpp): the
+	// next head leaves the routing, VC and switch allocation stages after the tail.
+	e.FrontDelay = c.Int("routing_delay") + c.Int("vc_alloc_delay") + c.Int("sw_alloc_delay")
+	m.Notes = append(m.Notes, fmt.Sprintf("router: BookSim2's pipeline (routing %d, VC allocation %d, switch allocation %d, switch traversal %d+%d cycles) is, in ours, a head's %d cycles from its arrival to its departure and at least %d cycles after the tail of the packet before it in its VC, with VCs and the switch allocated in one step", c.Int("routing_delay"), c.Int("vc_alloc_delay"), c.Int("sw_alloc_delay"), c.Int("st_prepare_delay"), c.Int("st_final_delay"), sum, max(1, e.FrontDelay)))
 	switch h := c.Int("hold_switch_for_packet"); h {
 	case 0:
-		m.Notes = append(m.Notes, "switch: BookSim2 (hold_switch_for_packet = 0) may interleave the flits of packets on different VCs at an output; ours gives an output port to one packet, head to tail (as hold_switch_for_packet = 1)")
+		m.Notes = append(m.Notes, "switch: both interleave the flits of packets on different VCs at an output port, but at an ejection port ours takes one packet at a time, head to tail")
 	case 1:
+		m.Notes = append(m.Notes, "switch: BookSim2 (hold_switch_for_packet = 1) keeps an output port for one packet, head to tail; ours interleaves the flits of packets on different VCs (as hold_switch_for_packet = 0) but at ejection ports")
 	default:
 		return c.errKey("hold_switch_for_packet", "= %d: accepted are 0 and 1", h)
 	}
@@ -504,18 +512,18 @@ func (c *Config) mapTraffic(m *Mapped, top string) error {
 	}
 	switch name {
 	case "uniform":
-		// traffic.cpp: RandomInt(nodes - 1) draws the source itself too.
-		m.Traffic = "uniform"
-		m.Notes = append(m.Notes, "uniform: BookSim2 draws the destination among all nodes, the source included (1/N of its packets go to the source itself); ours among the other N-1")
+		// traffic.cpp: RandomInt(nodes - 1) draws the source itself too: +self.
+		m.Traffic = "uniform+self"
 	case "bitcomp":
-		m.Traffic = "complement"
+		m.Traffic = "complement+self"
 	case "transpose", "bitrev", "shuffle":
-		m.Traffic = name
+		// A node the permutation maps to itself sends to itself in BookSim2: +self.
+		m.Traffic = name + "+self"
 	case "tornado", "neighbor":
 		if top != "torus" && top != "mesh" {
 			return c.errKey("traffic", "= %s on %s: BookSim2 moves the digits of node ids in base k; we map it on torus and mesh, where they are the coordinates", name, top)
 		}
-		m.Traffic = name
+		m.Traffic = name + "+self"
 	case "hotspot":
 		hot, err := c.hotspot(pat, params)
 		if err != nil {
@@ -529,10 +537,6 @@ func (c *Config) mapTraffic(m *Mapped, top string) error {
 		return c.errKey("traffic", "= %s: we have no equivalent pattern; we would need BookSim2's %s", pat, name)
 	default:
 		return c.errKey("traffic", "= %s: BookSim2 has no such pattern (it refuses it too); accepted are uniform, bitcomp, transpose, bitrev, shuffle, tornado, neighbor and hotspot({NODES})", pat)
-	}
-	switch m.Traffic {
-	case "complement", "transpose", "bitrev", "shuffle":
-		m.Notes = append(m.Notes, m.Traffic+": a node the permutation maps to itself sends its packets to itself in BookSim2 and nothing in ours")
 	}
 	return nil
 }

@@ -53,21 +53,20 @@ func TestMapTorus88(t *testing.T) {
 	want.PacketFlits = 1
 	want.LinkLatency, want.TerminalLatency = 2, 1
 	want.RoutingDelay = 4
+	want.FrontDelay = 3 // routing + VC allocation + switch allocation
+	want.ClassVCs = true
 	b := engine.Buffer{VCs: 2, Flits: 8}
 	want.Terminal, want.External, want.Internal = b, b, b
 	want.Allocator = engine.Allocator{} // rr2: our iSLIP is for virtual cut-through
 	want.Warmup, want.Measure = 3000, 3000
 	want.Load, want.Seed = 0.15, 0
-	if m.Topology != "torus:8x8" || m.Routing != "dor" || m.Deadlock != "vc" || m.Traffic != "uniform" || m.Sizes != "1" || m.Load != 0.15 || m.Seed != 0 {
+	if m.Topology != "torus:8x8" || m.Routing != "dor" || m.Deadlock != "vc" || m.Tie != "random" || m.Traffic != "uniform+self" || m.Sizes != "1" || m.Load != 0.15 || m.Seed != 0 {
 		t.Errorf("torus88 maps to %s %s %s %s sizes %s load %v seed %d", m.Topology, m.Routing, m.Deadlock, m.Traffic, m.Sizes, m.Load, m.Seed)
 	}
 	if m.Engine != want {
 		t.Errorf("engine\n got %+v\nwant %+v", m.Engine, want)
 	}
-	if hasNote(m, "dor: our dimension order") {
-		t.Errorf("a note on VCs with one VC per dateline class in both: %q", m.Notes)
-	}
-	for _, n := range []string{"dor on an even ring", "uniform:", "router:", "switch:", "seed:", "sw_allocator:"} {
+	for _, n := range []string{"dor: both split", "router:", "switch:", "seed:", "sw_allocator:"} {
 		if !hasNote(m, n) {
 			t.Errorf("no note %q in %q", n, m.Notes)
 		}
@@ -88,16 +87,13 @@ func TestMapMesh88Lat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Topology != "mesh:8x8" || m.Routing != "dor" || m.Deadlock != "none" || m.Traffic != "transpose" || m.Load != 0.1 {
+	if m.Topology != "mesh:8x8" || m.Routing != "dor" || m.Deadlock != "none" || m.Traffic != "transpose+self" || m.Load != 0.1 {
 		t.Errorf("mesh88_lat maps to %s %s %s %s load %v", m.Topology, m.Routing, m.Deadlock, m.Traffic, m.Load)
 	}
 	e := m.Engine
-	if e.PacketFlits != 20 || e.RoutingDelay != 3 || e.LinkLatency != 1 || e.TerminalLatency != 1 ||
+	if e.PacketFlits != 20 || e.RoutingDelay != 3 || e.FrontDelay != 2 || !e.ClassVCs || e.LinkLatency != 1 || e.TerminalLatency != 1 ||
 		e.External != (engine.Buffer{VCs: 8, Flits: 8}) || e.Allocator != (engine.Allocator{}) || e.Load != 0.1 {
 		t.Errorf("mesh88_lat engine %+v", e)
-	}
-	if !hasNote(m, "transpose: a node the permutation maps to itself") {
-		t.Errorf("no note on transpose's fixed points: %q", m.Notes)
 	}
 }
 
@@ -155,14 +151,15 @@ func TestMapVariants(t *testing.T) {
 		{"warmup_periods = 1;", func(m Mapped) bool { return m.Engine.Warmup == 1000 && m.Engine.Measure == 3000 }},
 		{"traffic = hotspot({0,63});", func(m Mapped) bool { return m.Traffic == "hotspot:1@0,63" }},
 		{"traffic = hotspot({5},{2});", func(m Mapped) bool { return m.Traffic == "hotspot:1@5" }},
-		{"traffic = bitcomp;", func(m Mapped) bool { return m.Traffic == "complement" }},
-		{"traffic = tornado;", func(m Mapped) bool { return m.Traffic == "tornado" }},
+		{"traffic = bitcomp;", func(m Mapped) bool { return m.Traffic == "complement+self" }},
+		{"traffic = tornado;", func(m Mapped) bool { return m.Traffic == "tornado+self" }},
 		{"seed = 42;", func(m Mapped) bool { return m.Seed == 42 && m.Engine.Seed == 42 }},
 		{"topology = mesh; routing_function = min_adapt; num_vcs = 4;", func(m Mapped) bool { return m.Routing == "adaptive" && m.Deadlock == "vc" }},
 		{"n = 3;", func(m Mapped) bool { return m.Topology == "torus:8x8x8" }},
-		{"num_vcs = 4;", func(m Mapped) bool { return hasNote(m, "dor: our dimension order takes one VC per dateline class") }},
-		{"k = 5;", func(m Mapped) bool { return m.Topology == "torus:5x5" && !hasNote(m, "dor on an even ring") }},
-		{"hold_switch_for_packet = 1;", func(m Mapped) bool { return !hasNote(m, "switch:") }},
+		{"num_vcs = 4;", func(m Mapped) bool { return m.Engine.ClassVCs && m.Engine.External.VCs == 4 }},
+		{"k = 5;", func(m Mapped) bool { return m.Topology == "torus:5x5" && m.Tie == "" }},
+		{"hold_switch_for_packet = 1;", func(m Mapped) bool { return hasNote(m, "switch: BookSim2 (hold_switch_for_packet = 1)") }},
+		{"topology = mesh; routing_function = min_adapt; num_vcs = 4; traffic = bitrev;", func(m Mapped) bool { return !m.Engine.ClassVCs && m.Traffic == "bitrev+self" }},
 		{"watch_out = -; stats_out = out.m; batch_size = 5; read_request_end_vc = 3; x = 4; perm_seed = 9;", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool { return m.Engine.RoutingDelay == 5 }},
 		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !hasNote(m, "sw_allocator:") }},
@@ -199,7 +196,7 @@ func TestMapRefusals(t *testing.T) {
 		{"subnets = 2;", "subnets", "subnetworks"},
 		{"wait_for_tail_credit = 1;", "wait_for_tail_credit", "tail"},
 		{"priority = age;", "priority", "priorities"},
-		{"latency_thres = 100.0;", "latency_thres", "latency threshold"},
+		{"stopping_thres = 0.1;", "stopping_thres", "convergence test"},
 		{"buffer_policy = shared;", "buffer_policy", "shared"},
 		{"routing_function = min_adapt;", "routing_function", "single adaptive VC"},
 		{"routing_function = valiant;", "routing_function", "Valiant"},

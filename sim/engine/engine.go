@@ -265,6 +265,7 @@ type Engine struct {
 	// ConsumeAll), read once per request in stage 2 (grantee).
 	grantByPort bool
 	salted      bool // the routing reads Head.Salt
+	self        bool // the pattern's PEs send to themselves too (traffic.Self)
 	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
 	// are matched in the current allocation.
 	accept            []int32
@@ -346,6 +347,7 @@ func New(cfg Config) (*Engine, error) {
 		L: uint32(p.PacketFlits), varLen: p.PacketLengths != LengthsFixed, freePk: -1, freeMsg: -1}
 	if e.pat != nil {
 		e.pat = traffic.Seeded(e.pat, p.Seed)
+		e.self = traffic.Self(cfg.Pattern)
 	}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
 	if c, ok := cfg.Routing.(routeCacher); ok && c.RouteCacheEntries() > 0 {
@@ -365,6 +367,9 @@ func New(cfg Config) (*Engine, error) {
 	e.routeOnArrival = e.det != nil && e.voq == nil
 	if p.Switching == Wormhole {
 		e.initWormhole()
+		if p.ClassVCs {
+			e.initClassVCs()
+		}
 	}
 	e.m = &meter{}
 	e.m.init(e)
@@ -424,6 +429,9 @@ func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
 	}
 	if err := p.resolveBuffers(cfg.Routing); err != nil {
 		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
+	if _, det := cfg.Routing.(*routing.Deterministic); p.ClassVCs && !det {
+		return p, traffic.Injection{}, fmt.Errorf("engine: class_vcs reads a deterministic routing's VC as a class; routing %s is not deterministic", cfg.Routing.Name())
 	}
 	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.MeanPacketFlits())
 	if err != nil {
@@ -1450,7 +1458,9 @@ func (e *Engine) consider(s, q, base int, ivc int32) (c routing.Candidate, verdi
 // dest is packet pk's destination as deterministic routing reads it, looked up once.
 // consider writes it out: there a call would cost more than the lookup it saves.
 func (e *Engine) dest(pk *packet) *routing.Dest {
-	if !pk.toKnown {
+	if !pk.toKnown && e.salted { // ties drawn per packet (routing.TieRandom)
+		pk.to, pk.toKnown = e.det.DestSalted(int(pk.src), int(pk.dst), e.head(pk).Salt), true
+	} else if !pk.toKnown {
 		pk.to, pk.toKnown = e.det.Dest(int(pk.src), int(pk.dst)), true
 	}
 	return &pk.to

@@ -190,6 +190,22 @@ type Params struct {
 	// CrossbarPerVC exception in enqueue does not apply). Same requirements as
 	// ConsumeAll; in YAML and JSON as TransitPriority.
 	ReserveOutputVCs bool `yaml:"reserve_output_vcs" json:"reserve_output_vcs,omitempty"`
+	// ClassVCs reads the VC a deterministic routing names as a class (BookSim2's VC
+	// allocation, classvc.go): with C classes on a port of V VCs, class c owns VCs
+	// c*V/C to (c+1)*V/C-1, and a head is allocated any VC of its class that no packet
+	// holds, whether or not its buffer has room (the switch allocator then waits for
+	// credits). False: the head takes exactly the VC the routing names, once it has
+	// room for a flit (the default model). Wormhole and deterministic routings only;
+	// in YAML and JSON as TransitPriority.
+	ClassVCs bool `yaml:"class_vcs" json:"class_vcs,omitempty"`
+	// FrontDelay is, under wormhole switching, the cycles between the departure of a
+	// packet's tail from an input VC and the earliest departure of the next packet's
+	// head from it: BookSim2 routes a head and allocates its VC and switch only once
+	// it is at the front of its VC, so each packet pays those stages again however
+	// long it has waited behind the one before (the booksim preset: routing + VC
+	// allocation + switch allocation delays). 0 or 1: the next cycle (the default
+	// model: a head that has waited its routing delay leaves right after the tail).
+	FrontDelay int `yaml:"front_delay" json:"front_delay,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 	// Threads is how many cores one simulation's events, allocation and arrivals use (0
@@ -358,6 +374,12 @@ func (p *Params) validate() error {
 		return fmt.Errorf("%d threads: accepted are 0 or 1 (one core) to %d", p.Threads, MaxThreads)
 	case p.CrossbarPerVC && p.Switching != CutThrough:
 		return fmt.Errorf("crossbar_per_vc models virtual cut-through switches; switching %s has one crossbar input per port", p.Switching)
+	case p.FrontDelay < 0 || p.FrontDelay > 1000:
+		return fmt.Errorf("front delay %d: accepted are 0 to 1000 cycles", p.FrontDelay)
+	case p.FrontDelay > 1 && p.Switching != Wormhole:
+		return fmt.Errorf("front_delay models BookSim2's wormhole router; it needs wormhole switching, not %s", p.Switching)
+	case p.ClassVCs && p.Switching != Wormhole:
+		return fmt.Errorf("class_vcs models BookSim2's wormhole VC allocation; it needs wormhole switching, not %s", p.Switching)
 	case (p.ConsumeAll || p.ReserveOutputVCs) && !p.CrossbarPerVC:
 		return fmt.Errorf("%s models INSEE's router (the insee preset), whose input VCs have crossbar inputs of their own: set crossbar_per_vc too", inseeOption(p))
 	case (p.ConsumeAll || p.ReserveOutputVCs) && (p.Allocator.ISLIP || p.VOQ || p.OutputFlits > 0):

@@ -159,7 +159,7 @@ func (q *sources) pop(t int) {
 // whether the PE keeps drawing its generation at its cycles.
 func (e *Engine) generate(src int) bool {
 	dst := e.pat.Dest(src, e.rng)
-	if dst < 0 || dst == src {
+	if dst < 0 || dst == src && !e.self {
 		return true
 	}
 	n := e.size.Sample(e.rng)
@@ -215,7 +215,7 @@ func (e *Engine) refill(t int) {
 		}
 		q.lastGen[t] = g
 		dst := e.pat.Dest(t, q.rng)
-		if dst < 0 || dst == t {
+		if dst < 0 || dst == t && !e.self {
 			continue
 		}
 		n := e.size.Sample(q.rng)
@@ -238,7 +238,7 @@ func (e *Engine) countLazy(end int64) {
 			if g >= end {
 				break
 			}
-			if dst := e.pat.Dest(t, q.rng); dst >= 0 && dst != t {
+			if dst := e.pat.Dest(t, q.rng); dst >= 0 && (dst != t || e.self) {
 				n := e.size.Sample(q.rng)
 				_, flits := e.drawLengths(n, q.rng)
 				e.m.generated(g, n, flits)

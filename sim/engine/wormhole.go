@@ -20,6 +20,10 @@ type wormhole struct {
 	heldBy []int32 // per input VC, as an output VC: the input VC whose packet holds it, or -1
 	active []int32 // input VCs with a packet crossing
 
+	// classVCs: Params.ClassVCs (classvc.go), with the routing's VC classes per port kind.
+	classVCs bool
+	classes  [3]int32
+
 	inStamp, outStamp []int64 // per port: the cycle of inWin/outWin
 	inWin, outWin     []int32 // per port: the input VC winning stage 1 (input) / 2 (output)
 	winners           []int32
@@ -66,6 +70,10 @@ func (e *Engine) allocateWormhole(s int) {
 				if op.outBusy > e.now { // a NIC takes one packet at a time
 					continue
 				}
+			} else if w.classVCs {
+				if e.freeInClass(base+int(c.Port), c.VC) == 0 {
+					continue // the tail that frees one wakes the switch
+				}
 			} else if dvc := op.down + int32(c.VC); w.heldBy[dvc] >= 0 {
 				continue
 			} else if !e.room(&e.vcs[dvc], c.Bubble, 1) {
@@ -77,12 +85,24 @@ func (e *Engine) allocateWormhole(s int) {
 	}
 	reqs := e.req[:nreq]
 	for i, r := range reqs {
-		if !e.winsOutputVC(base, np, reqs, i) {
+		in, out := base+int(r.in), base+int(r.out)
+		ip, op := &e.ports[in], &e.ports[out]
+		dvc := int32(-1)
+		switch {
+		case w.classVCs && op.down >= 0:
+			dvc = e.winsClassVC(base, np, reqs, i)
+		case e.winsOutputVC(base, np, reqs, i):
+			if op.down >= 0 {
+				dvc = op.down + int32(r.cand.VC)
+			}
+		default:
 			blocked = true
 			continue
 		}
-		in, out := base+int(r.in), base+int(r.out)
-		ip, op := &e.ports[in], &e.ports[out]
+		if dvc < 0 && op.down >= 0 {
+			blocked = true
+			continue
+		}
 		if ip.ready &^= vcBit(r.ivc - ip.vc0); ip.ready == 0 {
 			e.sw[s].ready &^= portBit(r.in)
 		}
@@ -91,7 +111,6 @@ func (e *Engine) allocateWormhole(s int) {
 			w.dvc[r.ivc] = -1
 			op.outBusy, op.owner = math.MaxInt64, int32(in)
 		} else {
-			dvc := op.down + int32(r.cand.VC)
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
 		}
 		countHop(&e.pk[e.vcs[r.ivc].headPkt], r.cand, op)
@@ -254,6 +273,6 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	}
 	fl.headSent = 0
 	w.out[ivc], w.dvc[ivc] = -1, -1
-	e.popHead(ivc, now+1)
+	e.popHead(ivc, now+max(1, int64(e.p.FrontDelay)))
 	e.wake(ip.sw)
 }

@@ -244,6 +244,11 @@ func (s *Spec) applyBookSim(path string) error {
 		{"topologies", func() { s.Topologies = []string{m.Topology} }},
 		{"routing", func() { s.Routing = []string{m.Routing} }},
 		{"deadlock", func() { s.Deadlock = []string{m.Deadlock} }},
+		{"tie", func() {
+			if m.Tie != "" {
+				s.Tie = []string{m.Tie}
+			}
+		}},
 		{"traffic", func() { s.Traffic = []string{m.Traffic} }},
 		{"sizes", func() { s.Sizes = []string{m.Sizes} }},
 		{"loads", func() { s.Loads = Fixed(m.Load) }},

@@ -82,6 +82,9 @@ func (r *Deterministic) CacheRoutes() { r.cacheOnce.Do(r.buildRouteCache) }
 // network is too large for the table: a caller can wait until it has made that many
 // decisions, so that the table never costs more than twice what it saves.
 func (r *Deterministic) RouteCacheEntries() int {
+	if r.dor.random { // a packet's ties vary by dimension: 2^dims variants per route
+		return 0
+	}
 	n, ties, classes := r.routeCacheShape()
 	if int64(n)*int64(n)*int64(ties*classes)*2 > routeCacheBytes {
 		return 0
@@ -222,7 +225,17 @@ const (
 
 // Route appends the one DOR/DORT candidate.
 func (r *Deterministic) Route(s, in, inVC int, h Head, out []Candidate) []Candidate {
-	return append(out, r.Next(s, in, int(h.Src), int(h.Dst)))
+	to := r.dor.DestSalted(int(h.Src), int(h.Dst), h.Salt)
+	return append(out, r.nextCached(s, r.inDim[r.dor.net.PortID(s, in)], to))
+}
+
+// Salted reports whether routes read the packet's salt: under TieRandom, whose
+// packets draw their ties from it (DestSalted).
+func (r *Deterministic) Salted() bool { return r.dor.random }
+
+// DestSalted is Dest for a packet with salt h.Salt (DOR.DestSalted).
+func (r *Deterministic) DestSalted(src, dst int, salt uint32) Dest {
+	return r.dor.DestSalted(src, dst, salt)
 }
 
 // Next is the DOR/DORT decision at switch s for a packet from terminal src to

@@ -29,13 +29,18 @@ const (
 	// mirror image of PE0's, as [EXT] §3.1 builds TSDOR's two traffic classes. On a
 	// network without twin cards every packet comes from a Card0, so mirror is plus.
 	TieMirror Tie = 2
+	// TieRandom lets each packet draw the direction of its ties, per dimension, from
+	// its own salt (Head.Salt): BookSim2's dim_order_torus draws one at random when a
+	// packet turns into a ring at distance k/2. Ties then split evenly between the two
+	// directions, as in expectation in BookSim2.
+	TieRandom Tie = 3
 )
 
 // tieNames are the tie rules by name, in the order help texts list them.
 var tieNames = []struct {
 	tie  Tie
 	name string
-}{{TiePlus, "plus"}, {TieMinus, "minus"}, {TieMirror, "mirror"}}
+}{{TiePlus, "plus"}, {TieMinus, "minus"}, {TieMirror, "mirror"}, {TieRandom, "random"}}
 
 // String is the rule's name as specs and the command line spell it: plus, minus,
 // mirror, or "" for TieDefault.
@@ -82,7 +87,9 @@ func ParseTie(s string) (Tie, error) {
 }
 
 // Valid reports whether t is one of the rules (TieDefault included).
-func (t Tie) Valid() bool { return t == TieDefault || t == TiePlus || t == TieMinus || t == TieMirror }
+func (t Tie) Valid() bool {
+	return t == TieDefault || t == TiePlus || t == TieMinus || t == TieMirror || t == TieRandom
+}
 
 // Resolve is the rule a routing whose own rule is def applies on net when asked for
 // t: TieDefault becomes def (plus when def is TieDefault too), and mirror becomes plus
@@ -165,6 +172,8 @@ type DOR struct {
 	// mirror: ties depend on the source card (TieMirror on a twin torus), except in
 	// the split dimensions (bits of split), where they go +.
 	mirror bool
+	// random: ties follow the packet's salt (TieRandom, DestSalted).
+	random bool
 	split  uint16
 	digits []uint16 // the network's coordinate table
 	radix  []int
@@ -179,7 +188,7 @@ type DOR struct {
 // plus, the 3DT papers').
 func NewDOR(net *topology.Network, tie Tie) *DOR {
 	tie = tie.Resolve(TiePlus, net)
-	r := &DOR{net: net, tie: tie, ties: tie.bySource(), mirror: tie == TieMirror, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
+	r := &DOR{net: net, tie: tie, ties: tie.bySource(), mirror: tie == TieMirror, random: tie == TieRandom, mesh: net.IsMesh(), digits: net.DigitTable(), radix: net.Radices(), dims: net.Dims()}
 	if r.mirror {
 		for _, d := range net.Config().Split(r.dims) {
 			r.split |= 1 << d // d < topology.MaxTwinDims
@@ -228,6 +237,9 @@ type Dest struct {
 	Switch int32
 	Port   int16
 	tie    int8 // +1 or -1 (0 reads as +1)
+	// tieBits: under TieRandom, bit d&7 set sends the packet's ties in dimension d
+	// the - way (DestSalted).
+	tieBits uint8
 }
 
 // Dest looks up the destination of a packet from terminal src to terminal dst for
@@ -238,6 +250,19 @@ func (r *DOR) Dest(src, dst int) Dest {
 	d.Port = at.Port
 	return d
 }
+
+// DestSalted is Dest for a packet with salt (Head.Salt): under TieRandom its ties
+// take the directions its salt draws, else it is Dest.
+func (r *DOR) DestSalted(src, dst int, salt uint32) Dest {
+	d := r.Dest(src, dst)
+	if r.random {
+		d.tieBits = uint8(salt)
+	}
+	return d
+}
+
+// Random reports whether the packets' ties follow their salts (TieRandom).
+func (r *DOR) Random() bool { return r.random }
 
 // tieOf is the direction of the ties of a packet from terminal src.
 func (r *DOR) tieOf(src int) int8 {
@@ -278,8 +303,11 @@ func (r *DOR) NextTo(s int, to Dest) Hop {
 			c, t = int(r.digits[ci+d]), int(r.digits[di+d])
 		}
 		tie := Tie(to.tie)
-		if r.split>>d&1 != 0 {
+		switch {
+		case r.split>>d&1 != 0:
 			tie = TiePlus // mirror's ties in a split dimension
+		case r.random && to.tieBits>>(d&7)&1 != 0:
+			tie = TieMinus
 		}
 		dir := Direction(c, t, r.radix[d], tie, r.mesh)
 		if p := net.DimPort(s, d, dir); p >= 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestParseTie(t *testing.T) {
-	for in, want := range map[string]Tie{"plus": TiePlus, "+": TiePlus, " Minus ": TieMinus, "-": TieMinus, "MIRROR": TieMirror, "": TieDefault} {
+	for in, want := range map[string]Tie{"plus": TiePlus, "+": TiePlus, " Minus ": TieMinus, "-": TieMinus, "MIRROR": TieMirror, "random": TieRandom, "": TieDefault} {
 		got, err := ParseTie(in)
 		if err != nil || got != want {
 			t.Errorf("ParseTie(%q) = %v, %v; want %v", in, got, err, want)
@@ -18,7 +18,7 @@ func TestParseTie(t *testing.T) {
 		}
 	}
 	_, err := ParseTie("left")
-	if err == nil || !strings.Contains(err.Error(), "plus, minus and mirror") {
+	if err == nil || !strings.Contains(err.Error(), "plus, minus, mirror and random") {
 		t.Errorf("ParseTie(left): %v, want the accepted rules", err)
 	}
 	if _, err := New("dor", topology.MustNew("torus:4x4"), SchemeVC, Tie(5)); err == nil || !strings.Contains(err.Error(), "mirror") {
@@ -168,5 +168,48 @@ func TestMirrorHopCost(t *testing.T) {
 	}
 	if ad, _ := NewDuato(topology.MustNew("torus:4x4"), SchemeVC, TieMirror, DefaultDuatoOptions()); !ad.SourceIndependent() {
 		t.Error("adaptive routing on a torus, where mirror is plus, claims source-dependent routes")
+	}
+}
+
+// Under TieRandom a packet's ties go the way its salt's bit for the dimension says:
+// over the 4 salts of two bits, each tie of an 8x8 torus goes + twice and - twice,
+// the two dimensions independently; hops that are not ties ignore the salt; without
+// a salt (Dest) ties go +.
+func TestTieRandom(t *testing.T) {
+	net := topology.MustNew("torus:8x8")
+	r := NewDeterministic(net, SchemeVC, TieRandom)
+	if !r.Salted() || r.RouteCacheEntries() != 0 {
+		t.Fatalf("random ties: Salted %v, route cache entries %d; want salted, no cache", r.Salted(), r.RouteCacheEntries())
+	}
+	dor := r.DOR()
+	pe := func(x, y int) int { return x + 8*y }
+	dirs := map[[2]int8]int{}
+	for salt := uint32(0); salt < 4; salt++ {
+		var got [2]int8
+		to := dor.DestSalted(pe(0, 0), pe(4, 4), salt)
+		s := int(net.Attachment(pe(0, 0)).Switch)
+		for d := 0; d < 2; d++ { // the first hop of each dimension
+			h := dor.NextTo(s, to)
+			if int(h.Dim) != d {
+				t.Fatalf("salt %d: hop in dimension %d, want %d", salt, h.Dim, d)
+			}
+			got[d] = h.Dir
+			for i := 0; i < 4; i++ { // four hops along the ring
+				s = int(net.Port(s, int(dor.NextTo(s, to).Port)).Peer)
+			}
+		}
+		if want := [2]int8{1 - 2*int8(salt&1), 1 - 2*int8(salt>>1&1)}; got != want {
+			t.Errorf("salt %d: directions %v, want %v", salt, got, want)
+		}
+		dirs[got]++
+		if h := dor.NextTo(int(net.Attachment(pe(0, 0)).Switch), dor.DestSalted(pe(0, 0), pe(3, 0), salt)); h.Dir != +1 {
+			t.Errorf("salt %d: offset 3 goes %+d, want + (no tie)", salt, h.Dir)
+		}
+	}
+	if len(dirs) != 4 {
+		t.Errorf("directions over four salts %v, want all four combinations", dirs)
+	}
+	if h := dor.NextTo(int(net.Attachment(pe(0, 0)).Switch), dor.Dest(pe(0, 0), pe(4, 0))); h.Dir != +1 {
+		t.Errorf("unsalted tie goes %+d, want +", h.Dir)
 	}
 }

@@ -43,14 +43,23 @@ hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the r
   /PLACE         spread (default: ids i*N/H, evenly spaced), lowest (the H lowest ids) or
                  random (H ids drawn from the run's seed)
 pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one of them,
-                 uniformly); unlisted PEs send nothing`
+                 uniformly); unlisted PEs send nothing
+PATTERN+self     uniform or a permutation whose PEs also send to themselves (BookSim2's):
+                 uniform among all N PEs, fixed points to themselves, e.g. uniform+self`
 
 const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..."
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
 func ParsePattern(spec string, net *topology.Network) (Pattern, error) {
-	p, err := parsePattern(strings.TrimSpace(spec), net)
+	base, self, err := cutSelf(strings.TrimSpace(spec))
+	var p Pattern
+	if err == nil {
+		p, err = parsePattern(base, net)
+	}
+	if err == nil && self {
+		p, err = addSelf(p, net.Terminals())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("traffic pattern %q: %w", spec, err)
 	}

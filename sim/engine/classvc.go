@@ -1,0 +1,71 @@
+package engine
+
+import "github.com/twintorus/twintorus/sim/topology"
+
+// BookSim2's VC allocation (Params.ClassVCs). BookSim2's routing functions return an
+// output port and a range of output VCs (dimension-order routing on a torus: the lower
+// or the upper half of a port's VCs, by dateline class; on a mesh, a fat-tree or a
+// flattened butterfly: all of them), and its VC allocator gives a head any VC of the
+// range that no packet holds, whether or not that VC's buffer has room: the switch
+// allocator then waits for credits. Our deterministic routings name one VC per hop,
+// their class; under ClassVCs the engine reads it as BookSim2 reads its range, so that
+// the extra VCs of a port spread packets as BookSim2's do instead of idling.
+
+// initClassVCs records how many VC classes the routing names per port kind.
+func (e *Engine) initClassVCs() {
+	w := e.wh
+	w.classVCs = true
+	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
+		w.classes[k] = int32(max(e.rt.VCs(k), 1))
+	}
+}
+
+// classRange is the VCs of class c at the far end of output port out: the first
+// global VC and how many (the buffers check guarantees at least one per class).
+func (e *Engine) classRange(out int, c int8) (first, n int32) {
+	op := &e.ports[out]
+	dp := &e.ports[e.vcs[op.down].port]
+	v, classes := int32(dp.nvc), e.wh.classes[dp.kind]
+	lo, hi := int32(c)*v/classes, (int32(c)+1)*v/classes
+	return op.down + lo, hi - lo
+}
+
+// freeInClass counts the VCs of class c beyond output port out that no packet holds.
+func (e *Engine) freeInClass(out int, c int8) int {
+	first, n := e.classRange(out, c)
+	free := 0
+	for d := first; d < first+n; d++ {
+		if e.wh.heldBy[d] < 0 {
+			free++
+		}
+	}
+	return free
+}
+
+// winsClassVC is winsOutputVC under ClassVCs: the requests for one class of one
+// output port are ordered as winsOutputVC orders the requests for one VC, and the
+// k-th of them takes the k-th free VC of the class, lowest first; -1 when fewer are
+// free than come before it.
+func (e *Engine) winsClassVC(base, np int, reqs []request, i int) int32 {
+	r := reqs[i]
+	k := 0
+	for j, o := range reqs {
+		if j == i || o.out != r.out || o.cand.VC != r.cand.VC {
+			continue
+		}
+		if o.in == r.in && vcBefore(&e.ports[base+int(r.in)], o.ivc, r.ivc) ||
+			o.in != r.in && e.rrBefore(base+int(r.out), o.in, r.in, np) {
+			k++
+		}
+	}
+	first, n := e.classRange(base+int(r.out), r.cand.VC)
+	for d := first; d < first+n; d++ {
+		if e.wh.heldBy[d] < 0 {
+			if k == 0 {
+				return d
+			}
+			k--
+		}
+	}
+	return -1
+}
