@@ -299,6 +299,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
 			p.ConsumeAll, p.ReserveOutputVCs, p.ClassVCs, p.FrontDelay = base.ConsumeAll, base.ReserveOutputVCs, base.ClassVCs, base.FrontDelay
+			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs = base.SwitchAfterVC, base.CrossbarDelay, base.EjectVCs
 		}},
 	})
 }
@@ -328,7 +329,10 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 		{"buffer-external", func() { *external = bufferText(e.External) }},
 		{"buffer-internal", func() { *internal = bufferText(e.Internal) }},
 		// No flag sets these.
-		{"", func() { p.ClassVCs, p.FrontDelay = e.ClassVCs, e.FrontDelay }},
+		{"", func() {
+			p.ClassVCs, p.FrontDelay = e.ClassVCs, e.FrontDelay
+			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs = e.SwitchAfterVC, e.CrossbarDelay, e.EjectVCs
+		}},
 	})
 }
 

@@ -410,27 +410,44 @@ func (c *Config) mapRouter(m *Mapped) error {
 	}
 	b := engine.Buffer{VCs: vcs, Flits: flits}
 	e.Terminal, e.External, e.Internal = b, b, b
-	// The pipeline: a head spends routing + VC allocation + switch allocation +
-	// switch traversal (prepare and final) in a router without contention. Our engine
-	// models one delay from a head's arrival to its departure: the sum.
-	var sum int
+	// The pipeline, cycle by cycle (docs/booksim.md "BookSim2's router, cycle by
+	// cycle"). Our engine moves a flit in the cycle BookSim2's switch allocation
+	// grants it (the flit leaves its VC and its credit is sent). A BookSim2 channel of
+	// latency L hands a flit or credit to the receiving router L+1 cycles after it was
+	// sent (the router reads its inputs in the next cycle), and a flit is sent after
+	// its switch traversal stage: so a flit reaches the next router crossbar + L + 1
+	// cycles after its grant, the credit L + 1 cycles after it (our links one cycle
+	// longer than BookSim2's channels, and CrossbarDelay). A head that arrives is
+	// routed and allocated a VC routing + VC allocation - 1 cycles later (our
+	// RoutingDelay) and crosses switch allocation cycles after that (SwitchAfterVC);
+	// after a tail leaves its VC, the next head there is routed from the next cycle
+	// on (FrontDelay = routing + VC allocation).
+	delays := map[string]int{}
 	for _, key := range []string{"routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_prepare_delay", "st_final_delay"} {
 		d := c.Int(key)
 		if d < 0 || d > 1000 {
 			return c.errKey(key, "= %d: accepted are 0 to 1000 cycles", d)
 		}
-		sum += d
+		delays[key] = d
 	}
-	e.RoutingDelay = sum
-	// A head is routed and allocated only at the front of its VC (iq_router.cpp): the
-	// next head leaves the routing, VC and switch allocation stages after the tail.
-	e.FrontDelay = c.Int("routing_delay") + c.Int("vc_alloc_delay") + c.Int("sw_alloc_delay")
-	m.Notes = append(m.Notes, fmt.Sprintf("router: BookSim2's pipeline (routing %d, VC allocation %d, switch allocation %d, switch traversal %d+%d cycles) is, in ours, a head's %d cycles from its arrival to its departure and at least %d cycles after the tail of the packet before it in its VC, with VCs and the switch allocated in one step", c.Int("routing_delay"), c.Int("vc_alloc_delay"), c.Int("sw_alloc_delay"), c.Int("st_prepare_delay"), c.Int("st_final_delay"), sum, max(1, e.FrontDelay)))
+	rt, va, sa := delays["routing_delay"], delays["vc_alloc_delay"], delays["sw_alloc_delay"]
+	if va < 1 || sa < 1 {
+		return c.errKey("vc_alloc_delay", "= %d with sw_alloc_delay = %d: we model VC and switch allocation stages of at least one cycle each (BookSim2's non-speculative router)", va, sa)
+	}
+	e.RoutingDelay = max(rt+va-1, 0)
+	e.SwitchAfterVC = sa
+	e.CrossbarDelay = delays["st_prepare_delay"] + delays["st_final_delay"]
+	e.FrontDelay = rt + va
+	e.LinkLatency++
+	e.TerminalLatency++
+	// BookSim2's ejection channel has num_vcs VCs and the PE drains it every cycle.
+	e.EjectVCs = vcs
+	m.Notes = append(m.Notes, fmt.Sprintf("router: BookSim2's pipeline (routing %d, VC allocation %d, switch allocation %d, switch traversal %d+%d cycles) is, in ours, a head's VC allocation %d cycles after its arrival and its switch traversal %d after that, the next head of a VC allocated %d cycles after the tail before it left, and channels one cycle longer than BookSim2's (its routers read their inputs the cycle after a channel delivers)", rt, va, sa, delays["st_prepare_delay"], delays["st_final_delay"], e.RoutingDelay, e.SwitchAfterVC, e.FrontDelay))
 	switch h := c.Int("hold_switch_for_packet"); h {
 	case 0:
-		m.Notes = append(m.Notes, "switch: both interleave the flits of packets on different VCs at an output port, but at an ejection port ours takes one packet at a time, head to tail")
+		m.Notes = append(m.Notes, "switch: both interleave the flits of packets on different VCs at an output port, ejection ports included (up to num_vcs packets)")
 	case 1:
-		m.Notes = append(m.Notes, "switch: BookSim2 (hold_switch_for_packet = 1) keeps an output port for one packet, head to tail; ours interleaves the flits of packets on different VCs (as hold_switch_for_packet = 0) but at ejection ports")
+		m.Notes = append(m.Notes, "switch: BookSim2 (hold_switch_for_packet = 1) keeps an output port for one packet, head to tail; ours interleaves the flits of packets on different VCs (as hold_switch_for_packet = 0)")
 	default:
 		return c.errKey("hold_switch_for_packet", "= %d: accepted are 0 and 1", h)
 	}

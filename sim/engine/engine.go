@@ -553,7 +553,7 @@ func (e *Engine) layout() {
 	if p.ReserveOutputVCs {
 		ahead += maxVCs * p.PacketFlits
 	}
-	for w <= slowest+p.RoutingDelay+ahead {
+	for w <= slowest+p.RoutingDelay+p.CrossbarDelay+p.FrontDelay+ahead {
 		w *= 2
 	}
 	e.wheel = make([][]uint32, w)

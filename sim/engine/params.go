@@ -206,6 +206,24 @@ type Params struct {
 	// allocation + switch allocation delays). 0 or 1: the next cycle (the default
 	// model: a head that has waited its routing delay leaves right after the tail).
 	FrontDelay int `yaml:"front_delay" json:"front_delay,omitempty"`
+	// SwitchAfterVC is, under wormhole switching, the cycles from a head's output-VC
+	// allocation to its earliest switch traversal: BookSim2 allocates the VC in one
+	// pipeline stage and the switch in the next, so a head that wins a VC crosses one
+	// cycle later at the earliest (the booksim preset: sw_alloc_delay). 0: in the same
+	// cycle (the default model).
+	SwitchAfterVC int `yaml:"switch_after_vc" json:"switch_after_vc,omitempty"`
+	// CrossbarDelay is, under wormhole switching, the cycles a flit spends crossing a
+	// switch after it has left its input VC: it reaches the next switch (or the PE)
+	// that much later, while the credit for the slot it left goes back at once
+	// (BookSim2's switch traversal stage, st_prepare_delay + st_final_delay, follows
+	// the switch allocation that frees the slot and sends the credit). 0: a flit is on
+	// the link as soon as it leaves (the default model).
+	CrossbarDelay int `yaml:"crossbar_delay" json:"crossbar_delay,omitempty"`
+	// EjectVCs is, under wormhole switching, how many packets an ejection port takes
+	// at a time, their flits interleaved one per cycle as at any output port (BookSim2:
+	// its ejection channel has num_vcs VCs and the PE drains every flit at once). 0:
+	// one packet at a time, head to tail (the default model).
+	EjectVCs int `yaml:"eject_vcs" json:"eject_vcs,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
 	// Threads is how many cores one simulation's events, allocation and arrivals use (0
@@ -378,6 +396,12 @@ func (p *Params) validate() error {
 		return fmt.Errorf("front delay %d: accepted are 0 to 1000 cycles", p.FrontDelay)
 	case p.FrontDelay > 1 && p.Switching != Wormhole:
 		return fmt.Errorf("front_delay models BookSim2's wormhole router; it needs wormhole switching, not %s", p.Switching)
+	case p.SwitchAfterVC < 0 || p.SwitchAfterVC > 1000 || p.CrossbarDelay < 0 || p.CrossbarDelay > 1000:
+		return fmt.Errorf("switch_after_vc %d, crossbar_delay %d: accepted are 0 to 1000 cycles", p.SwitchAfterVC, p.CrossbarDelay)
+	case p.EjectVCs < 0 || p.EjectVCs > MaxVCs:
+		return fmt.Errorf("eject_vcs %d: accepted are 0 (one packet at a time) to %d", p.EjectVCs, MaxVCs)
+	case (p.SwitchAfterVC > 0 || p.CrossbarDelay > 0 || p.EjectVCs > 0) && p.Switching != Wormhole:
+		return fmt.Errorf("switch_after_vc, crossbar_delay and eject_vcs model BookSim2's wormhole router; they need wormhole switching, not %s", p.Switching)
 	case p.ClassVCs && p.Switching != Wormhole:
 		return fmt.Errorf("class_vcs models BookSim2's wormhole VC allocation; it needs wormhole switching, not %s", p.Switching)
 	case (p.ConsumeAll || p.ReserveOutputVCs) && !p.CrossbarPerVC:

@@ -24,6 +24,17 @@ type wormhole struct {
 	classVCs bool
 	classes  [3]int32
 
+	// Params.SwitchAfterVC: a head allocated its output VC at cycle v crosses the
+	// switch from v+switchAfter on (from, per input VC).
+	switchAfter int64
+	from        []int64
+	// Params.EjectVCs: how many packets an ejection port takes at a time (ejectVCs, 0:
+	// one, as a NIC), and how many it is taking (ejecting, per port).
+	ejectVCs int32
+	ejecting []int32
+	// Params.CrossbarDelay: cycles a flit crosses the switch after leaving its VC.
+	crossbar int64
+
 	inStamp, outStamp []int64 // per port: the cycle of inWin/outWin
 	inWin, outWin     []int32 // per port: the input VC winning stage 1 (input) / 2 (output)
 	winners           []int32
@@ -39,6 +50,13 @@ func (e *Engine) initWormhole() {
 	for i := range w.inStamp {
 		w.inStamp[i], w.outStamp[i] = -1, -1
 	}
+	if e.p.SwitchAfterVC > 0 {
+		w.switchAfter, w.from = int64(e.p.SwitchAfterVC), make([]int64, n)
+	}
+	if e.p.EjectVCs > 0 {
+		w.ejectVCs, w.ejecting = int32(e.p.EjectVCs), make([]int32, np)
+	}
+	w.crossbar = int64(e.p.CrossbarDelay)
 	e.wh = w
 }
 
@@ -67,7 +85,11 @@ func (e *Engine) allocateWormhole(s int) {
 			}
 			op := &e.ports[base+int(c.Port)]
 			if op.down < 0 {
-				if op.outBusy > e.now { // a NIC takes one packet at a time
+				if w.ejectVCs > 0 {
+					if w.ejecting[base+int(c.Port)] >= w.ejectVCs {
+						continue // the tail that frees one wakes the switch
+					}
+				} else if op.outBusy > e.now { // a NIC takes one packet at a time
 					continue
 				}
 			} else if w.classVCs {
@@ -91,6 +113,11 @@ func (e *Engine) allocateWormhole(s int) {
 		switch {
 		case w.classVCs && op.down >= 0:
 			dvc = e.winsClassVC(base, np, reqs, i)
+		case w.ejectVCs > 0 && op.down < 0:
+			if !e.winsEjectVC(base, np, reqs, i) {
+				blocked = true
+				continue
+			}
 		case e.winsOutputVC(base, np, reqs, i):
 			if op.down >= 0 {
 				dvc = op.down + int32(r.cand.VC)
@@ -107,10 +134,17 @@ func (e *Engine) allocateWormhole(s int) {
 			e.sw[s].ready &^= portBit(r.in)
 		}
 		w.out[r.ivc] = int32(out)
-		if op.down < 0 {
+		if w.switchAfter > 0 {
+			w.from[r.ivc] = e.now + w.switchAfter
+		}
+		switch {
+		case op.down < 0 && w.ejectVCs > 0:
+			w.dvc[r.ivc] = -1
+			w.ejecting[out]++
+		case op.down < 0:
 			w.dvc[r.ivc] = -1
 			op.outBusy, op.owner = math.MaxInt64, int32(in)
-		} else {
+		default:
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
 		}
 		countHop(&e.pk[e.vcs[r.ivc].headPkt], r.cand, op)
@@ -146,6 +180,24 @@ func (e *Engine) winsOutputVC(base, np int, reqs []request, i int) bool {
 	return true
 }
 
+// winsEjectVC is winsOutputVC for an ejection port under Params.EjectVCs: the
+// requests for the port are ordered as winsOutputVC orders them, and the first ones
+// win as long as the port takes more packets.
+func (e *Engine) winsEjectVC(base, np int, reqs []request, i int) bool {
+	r := reqs[i]
+	k := int32(0)
+	for j, o := range reqs {
+		if j == i || o.out != r.out {
+			continue
+		}
+		if o.in == r.in && vcBefore(&e.ports[base+int(r.in)], o.ivc, r.ivc) ||
+			o.in != r.in && e.rrBefore(base+int(r.out), o.in, r.in, np) {
+			k++
+		}
+	}
+	return e.wh.ejecting[base+int(r.out)]+k < e.wh.ejectVCs
+}
+
 // routeHead is the candidate of the head of ivc: the deterministic route, or the
 // selection among an adaptive routing's available candidates.
 func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) {
@@ -171,6 +223,9 @@ func (e *Engine) advanceWormhole() {
 			continue
 		}
 		if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
+			continue
+		}
+		if w.switchAfter > 0 && now < w.from[ivc] {
 			continue
 		}
 		in := e.vcs[ivc].port
@@ -233,7 +288,7 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 	}
 	fl.creditsBack++
 	e.lastMove = now
-	lat := int64(op.lat)
+	lat := int64(op.lat) + w.crossbar
 	if dvc >= 0 {
 		e.vcs[dvc].credits--
 		if wk != nil {
@@ -265,10 +320,14 @@ func (e *Engine) moveWormholeFlit(ivc int32) {
 		return
 	}
 	// The tail has left: release the output VC, move on to the next packet.
-	if dvc < 0 {
+	switch {
+	case dvc < 0 && w.ejectVCs > 0:
+		e.deliverSent(pi, now+lat)
+		w.ejecting[out]--
+	case dvc < 0:
 		e.deliverSent(pi, now+lat)
 		op.outBusy = now + 1
-	} else {
+	default:
 		w.heldBy[dvc] = -1
 	}
 	fl.headSent = 0
