@@ -69,6 +69,9 @@ func Map(c *Config) (Mapped, error) {
 	// class: the engine reads it as BookSim2's range (engine.Params.ClassVCs). Our
 	// adaptive routing names each VC it may take, so it keeps them as they are.
 	m.Engine.ClassVCs = m.Routing != "adaptive"
+	// dim_order_torus picks the dateline partition where a packet turns into a
+	// dimension and keeps it along the ring.
+	m.Engine.KeepRingClass = m.Engine.ClassVCs && m.Deadlock == "vc"
 	if err := c.mapTraffic(&m, top); err != nil {
 		return Mapped{}, err
 	}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/twintorus/twintorus/sim/topology"
+import (
+	"github.com/twintorus/twintorus/sim/routing"
+	"github.com/twintorus/twintorus/sim/topology"
+)
 
 // BookSim2's VC allocation (Params.ClassVCs). BookSim2's routing functions return an
 // output port and a range of output VCs (dimension-order routing on a torus: the lower
@@ -15,6 +18,7 @@ import "github.com/twintorus/twintorus/sim/topology"
 func (e *Engine) initClassVCs() {
 	w := e.wh
 	w.classVCs = true
+	w.keepRing = e.p.KeepRingClass
 	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
 		w.classes[k] = int32(max(e.rt.VCs(k), 1))
 	}
@@ -68,4 +72,27 @@ func (e *Engine) winsClassVC(base, np int, reqs []request, i int) int32 {
 		}
 	}
 	return -1
+}
+
+// keepRingClass gives route c of the head of input VC ivc (input port q of switch s)
+// the class of ivc when the head goes on along the ring it came by (Params.
+// KeepRingClass): BookSim2's dim_order_torus picks a packet's dateline class where it
+// turns into a dimension and keeps it to the end of that ring, where ours picks it
+// anew at every hop. Our class at the turn splits the packets as BookSim2's does
+// (those that will cross the wrap-around link from those that will not), with the
+// labels swapped, which VC allocation does not see.
+func (e *Engine) keepRingClass(s, q int, ivc int32, c *routing.Candidate) {
+	in, out := e.net.Port(s, q), e.net.Port(s, int(c.Port))
+	if in.Kind != topology.External || out.Kind != topology.External || in.Dim < 0 || in.Dim != out.Dim {
+		return
+	}
+	ip := &e.ports[e.vcs[ivc].port]
+	v, classes := int32(ip.nvc), e.wh.classes[ip.kind]
+	local := ivc - ip.vc0
+	for k := classes - 1; k >= 0; k-- {
+		if k*v/classes <= local {
+			c.VC = int8(k)
+			return
+		}
+	}
 }

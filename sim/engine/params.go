@@ -206,6 +206,13 @@ type Params struct {
 	// allocation + switch allocation delays). 0 or 1: the next cycle (the default
 	// model: a head that has waited its routing delay leaves right after the tail).
 	FrontDelay int `yaml:"front_delay" json:"front_delay,omitempty"`
+	// KeepRingClass, under ClassVCs, keeps a packet's VC class along a ring: a head
+	// that leaves by the dimension it came by takes the class of the VC it arrived in,
+	// and the routing's class applies where it enters a dimension (BookSim2's
+	// dim_order_torus chooses the dateline partition at the turn). False: the routing's
+	// class at every hop (the default model: a packet that has crossed the
+	// wrap-around link changes class).
+	KeepRingClass bool `yaml:"keep_ring_class" json:"keep_ring_class,omitempty"`
 	// SwitchAfterVC is, under wormhole switching, the cycles from a head's output-VC
 	// allocation to its earliest switch traversal: BookSim2 allocates the VC in one
 	// pipeline stage and the switch in the next, so a head that wins a VC crosses one
@@ -402,6 +409,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("eject_vcs %d: accepted are 0 (one packet at a time) to %d", p.EjectVCs, MaxVCs)
 	case (p.SwitchAfterVC > 0 || p.CrossbarDelay > 0 || p.EjectVCs > 0) && p.Switching != Wormhole:
 		return fmt.Errorf("switch_after_vc, crossbar_delay and eject_vcs model BookSim2's wormhole router; they need wormhole switching, not %s", p.Switching)
+	case p.KeepRingClass && !p.ClassVCs:
+		return fmt.Errorf("keep_ring_class keeps a VC class along a ring; it needs class_vcs")
 	case p.ClassVCs && p.Switching != Wormhole:
 		return fmt.Errorf("class_vcs models BookSim2's wormhole VC allocation; it needs wormhole switching, not %s", p.Switching)
 	case (p.ConsumeAll || p.ReserveOutputVCs) && !p.CrossbarPerVC:

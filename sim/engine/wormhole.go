@@ -32,6 +32,8 @@ type wormhole struct {
 	// one, as a NIC), and how many it is taking (ejecting, per port).
 	ejectVCs int32
 	ejecting []int32
+	// Params.KeepRingClass.
+	keepRing bool
 	// Params.CrossbarDelay: cycles a flit crosses the switch after leaving its VC.
 	crossbar int64
 
@@ -208,6 +210,9 @@ func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) 
 	if !vc.routed {
 		vc.route = e.det.NextAt(s, base+q, *e.dest(&e.pk[vc.headPkt]))
 		vc.routed = true
+		if e.wh.keepRing {
+			e.keepRingClass(s, q, ivc, &vc.route)
+		}
 	}
 	return vc.route, true
 }
