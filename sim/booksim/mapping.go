@@ -322,7 +322,7 @@ func bookSimRoutings() map[string]routeDef {
 	return map[string]routeDef{
 		"dim_order_mesh":  {"dor", "none", meshVCs},
 		"dor_mesh":        {"dor", "none", meshVCs},
-		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes and let a packet take any free VC of its class (ours the lowest-numbered, BookSim2 by its VC allocator's pointers); BookSim2 keeps a packet's class along a ring (whether it will cross the dateline), ours takes the upper class while the destination's coordinate lies above the current one ([TR]'s Up and Low), so a packet that has crossed the dateline changes class"},
+		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes, let a packet take any free VC of its class (ours the lowest-numbered, BookSim2 by its VC allocator's pointers) and keep the class chosen where it turns into a dimension along that ring (BookSim2 labels the classes the other way round)"},
 		"min_adapt_mesh":  {"adaptive", "vc", "adaptive: both escape by dimension order on VC 0 and route minimally on the others; BookSim2 prefers the adaptive VCs by priority, ours by its selection function (ref)"},
 		"min_anynet":      {"min", "none", "min: both route on a shortest-path table, one port per destination; BookSim2 breaks ties between equal paths by its search order, ours takes the lowest port"},
 		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first and let a packet take any free VC (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"},

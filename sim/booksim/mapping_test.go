@@ -51,10 +51,14 @@ func TestMapTorus88(t *testing.T) {
 	want := engine.Defaults()
 	want.Switching = engine.Wormhole
 	want.PacketFlits = 1
-	want.LinkLatency, want.TerminalLatency = 2, 1
-	want.RoutingDelay = 4
-	want.FrontDelay = 3 // routing + VC allocation + switch allocation
-	want.ClassVCs = true
+	// BookSim2's channels (torus 2, PE 1) plus the cycle its routers read them later.
+	want.LinkLatency, want.TerminalLatency = 3, 2
+	want.RoutingDelay = 1  // routing + VC allocation - 1: the head's VC allocation
+	want.SwitchAfterVC = 1 // switch allocation
+	want.CrossbarDelay = 1 // st_prepare + st_final
+	want.FrontDelay = 2    // routing + VC allocation after the tail before it
+	want.EjectVCs = 2      // num_vcs
+	want.ClassVCs, want.KeepRingClass = true, true
 	b := engine.Buffer{VCs: 2, Flits: 8}
 	want.Terminal, want.External, want.Internal = b, b, b
 	want.Allocator = engine.Allocator{} // rr2: our iSLIP is for virtual cut-through
@@ -91,7 +95,7 @@ func TestMapMesh88Lat(t *testing.T) {
 		t.Errorf("mesh88_lat maps to %s %s %s %s load %v", m.Topology, m.Routing, m.Deadlock, m.Traffic, m.Load)
 	}
 	e := m.Engine
-	if e.PacketFlits != 20 || e.RoutingDelay != 3 || e.FrontDelay != 2 || !e.ClassVCs || e.LinkLatency != 1 || e.TerminalLatency != 1 ||
+	if e.PacketFlits != 20 || e.RoutingDelay != 0 || e.SwitchAfterVC != 1 || e.CrossbarDelay != 1 || e.FrontDelay != 1 || !e.ClassVCs || e.KeepRingClass || e.LinkLatency != 2 || e.TerminalLatency != 2 ||
 		e.External != (engine.Buffer{VCs: 8, Flits: 8}) || e.Allocator != (engine.Allocator{}) || e.Load != 0.1 {
 		t.Errorf("mesh88_lat engine %+v", e)
 	}
@@ -146,7 +150,7 @@ func TestMapVariants(t *testing.T) {
 		extra string
 		check func(Mapped) bool
 	}{
-		{"use_noc_latency = 0;", func(m Mapped) bool { return m.Engine.LinkLatency == 1 }},
+		{"use_noc_latency = 0;", func(m Mapped) bool { return m.Engine.LinkLatency == 2 }}, // 1-cycle channels, read a cycle later
 		{"max_samples = 5; sample_period = 200;", func(m Mapped) bool { return m.Engine.Warmup == 600 && m.Engine.Measure == 400 }},
 		{"warmup_periods = 1;", func(m Mapped) bool { return m.Engine.Warmup == 1000 && m.Engine.Measure == 3000 }},
 		{"traffic = hotspot({0,63});", func(m Mapped) bool { return m.Traffic == "hotspot:1@0,63" }},
@@ -161,7 +165,9 @@ func TestMapVariants(t *testing.T) {
 		{"hold_switch_for_packet = 1;", func(m Mapped) bool { return hasNote(m, "switch: BookSim2 (hold_switch_for_packet = 1)") }},
 		{"topology = mesh; routing_function = min_adapt; num_vcs = 4; traffic = bitrev;", func(m Mapped) bool { return !m.Engine.ClassVCs && m.Traffic == "bitrev+self" }},
 		{"watch_out = -; stats_out = out.m; batch_size = 5; read_request_end_vc = 3; x = 4; perm_seed = 9;", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
-		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool { return m.Engine.RoutingDelay == 5 }},
+		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool {
+			return m.Engine.RoutingDelay == 0 && m.Engine.FrontDelay == 1 && m.Engine.CrossbarDelay == 3
+		}},
 		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !hasNote(m, "sw_allocator:") }},
 		{"credit_delay = 0; class_priority = {3}; measure_stats = {1}; latency_thres = {500.0};", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 	} {
