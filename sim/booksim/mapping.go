@@ -462,14 +462,13 @@ func (c *Config) mapRouter(m *Mapped) error {
 	}
 	switch sa := c.Str("sw_allocator"); sa {
 	case "islip":
-		// Our iSLIP is modelled for virtual cut-through only; under wormhole we have the
-		// one-pass rr2, which one iteration of iSLIP approximates (both round-robin,
-		// input then output; iSLIP moves its pointers only past accepted grants).
+		// Our iSLIP (Allocator) is modelled for virtual cut-through; under wormhole the
+		// engine has BookSim2's one-iteration iSLIP between ports (SwitchISLIP).
 		if iters != 1 {
-			return c.errKey("alloc_iters", "= %d with sw_allocator = islip: our iSLIP runs under virtual cut-through only, and BookSim2's router is wormhole; we would need a wormhole iSLIP of several iterations (one iteration maps to our rr2)", iters)
+			return c.errKey("alloc_iters", "= %d with sw_allocator = islip: we model BookSim2's wormhole iSLIP with one iteration (switch_islip); we would need several", iters)
 		}
 		e.Allocator = engine.Allocator{}
-		m.Notes = append(m.Notes, "sw_allocator: BookSim2's iSLIP with one iteration is our rr2 (input-first round-robin, one pass); iSLIP moves its pointers only past accepted grants, rr2 past every grant")
+		e.SwitchISLIP = true
 	case "separable_input_first":
 		if iters != 1 {
 			return c.errKey("alloc_iters", "= %d with sw_allocator = separable_input_first: a separable allocator makes one pass; we model alloc_iters = 1", iters)

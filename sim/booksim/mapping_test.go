@@ -59,6 +59,7 @@ func TestMapTorus88(t *testing.T) {
 	want.FrontDelay = 2    // routing + VC allocation after the tail before it
 	want.EjectVCs = 2      // num_vcs
 	want.ClassVCs, want.KeepRingClass = true, true
+	want.SwitchISLIP = true // sw_allocator = islip, one iteration
 	b := engine.Buffer{VCs: 2, Flits: 8}
 	want.Terminal, want.External, want.Internal = b, b, b
 	want.Allocator = engine.Allocator{} // rr2: our iSLIP is for virtual cut-through
@@ -70,7 +71,7 @@ func TestMapTorus88(t *testing.T) {
 	if m.Engine != want {
 		t.Errorf("engine\n got %+v\nwant %+v", m.Engine, want)
 	}
-	for _, n := range []string{"dor: both split", "router:", "switch:", "seed:", "sw_allocator:"} {
+	for _, n := range []string{"dor: both split", "router:", "switch:", "seed:"} {
 		if !hasNote(m, n) {
 			t.Errorf("no note %q in %q", n, m.Notes)
 		}
@@ -168,7 +169,7 @@ func TestMapVariants(t *testing.T) {
 		{"routing_delay = 0; st_final_delay = 2; st_prepare_delay = 1;", func(m Mapped) bool {
 			return m.Engine.RoutingDelay == 0 && m.Engine.FrontDelay == 1 && m.Engine.CrossbarDelay == 3
 		}},
-		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !hasNote(m, "sw_allocator:") }},
+		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !m.Engine.SwitchISLIP }},
 		{"credit_delay = 0; class_priority = {3}; measure_stats = {1}; latency_thres = {500.0};", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 	} {
 		m, err := mapText(t, "t.cfg", base+tc.extra)

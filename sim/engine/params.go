@@ -213,6 +213,13 @@ type Params struct {
 	// class at every hop (the default model: a packet that has crossed the
 	// wrap-around link changes class).
 	KeepRingClass bool `yaml:"keep_ring_class" json:"keep_ring_class,omitempty"`
+	// SwitchISLIP allocates the switch under wormhole switching by one iteration of
+	// iSLIP between input and output ports (BookSim2's sw_allocator = islip): an input
+	// port requests every output port one of its packets can move to, output ports
+	// grant round-robin, input ports accept round-robin, and the pointers move only
+	// past accepted grants. False: two-stage round-robin, where an input port first
+	// picks one packet and output ports grant among the picks (the default model).
+	SwitchISLIP bool `yaml:"switch_islip" json:"switch_islip,omitempty"`
 	// SwitchAfterVC is, under wormhole switching, the cycles from a head's output-VC
 	// allocation to its earliest switch traversal: BookSim2 allocates the VC in one
 	// pipeline stage and the switch in the next, so a head that wins a VC crosses one
@@ -407,8 +414,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("switch_after_vc %d, crossbar_delay %d: accepted are 0 to 1000 cycles", p.SwitchAfterVC, p.CrossbarDelay)
 	case p.EjectVCs < 0 || p.EjectVCs > MaxVCs:
 		return fmt.Errorf("eject_vcs %d: accepted are 0 (one packet at a time) to %d", p.EjectVCs, MaxVCs)
-	case (p.SwitchAfterVC > 0 || p.CrossbarDelay > 0 || p.EjectVCs > 0) && p.Switching != Wormhole:
-		return fmt.Errorf("switch_after_vc, crossbar_delay and eject_vcs model BookSim2's wormhole router; they need wormhole switching, not %s", p.Switching)
+	case (p.SwitchAfterVC > 0 || p.CrossbarDelay > 0 || p.EjectVCs > 0 || p.SwitchISLIP) && p.Switching != Wormhole:
+		return fmt.Errorf("switch_after_vc, crossbar_delay, eject_vcs and switch_islip model BookSim2's wormhole router; they need wormhole switching, not %s", p.Switching)
 	case p.KeepRingClass && !p.ClassVCs:
 		return fmt.Errorf("keep_ring_class keeps a VC class along a ring; it needs class_vcs")
 	case p.ClassVCs && p.Switching != Wormhole:

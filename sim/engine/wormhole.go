@@ -34,6 +34,11 @@ type wormhole struct {
 	ejecting []int32
 	// Params.KeepRingClass.
 	keepRing bool
+	// Params.SwitchISLIP: the accept pointer of each input port (a local output port).
+	switchISLIP bool
+	aptr        []int16
+	pickStamp   []int64 // per input port: the cycle of pick
+	pick        []int32 // per input port: the VC it sends on its match
 	// Params.CrossbarDelay: cycles a flit crosses the switch after leaving its VC.
 	crossbar int64
 
@@ -59,6 +64,12 @@ func (e *Engine) initWormhole() {
 		w.ejectVCs, w.ejecting = int32(e.p.EjectVCs), make([]int32, np)
 	}
 	w.crossbar = int64(e.p.CrossbarDelay)
+	if e.p.SwitchISLIP {
+		w.switchISLIP, w.aptr, w.pickStamp, w.pick = true, make([]int16, np), make([]int64, np), make([]int32, np)
+		for i := range w.pickStamp {
+			w.pickStamp[i] = -1
+		}
+	}
 	e.wh = w
 }
 
@@ -220,17 +231,45 @@ func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) 
 // advanceWormhole moves one flit per input port and per output port among the packets
 // holding output VCs.
 func (e *Engine) advanceWormhole() {
-	w, now := e.wh, e.now
-	// Stage 1: each input port picks, round-robin over its VCs, one packet that has a
-	// flit here and a credit downstream.
+	w := e.wh
+	if w.switchISLIP {
+		e.matchISLIP()
+	} else {
+		e.matchRR2()
+	}
+	for _, ivc := range w.winners {
+		e.moveWormholeFlit(ivc)
+	}
+	// Drop the packets whose tails have left.
+	kept := w.active[:0]
 	for _, ivc := range w.active {
-		if fl := &e.flits[ivc]; fl.arrived == fl.departed {
-			continue
+		if w.out[ivc] >= 0 {
+			kept = append(kept, ivc)
 		}
-		if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
-			continue
-		}
-		if w.switchAfter > 0 && now < w.from[ivc] {
+	}
+	w.active = kept
+}
+
+// canMove reports whether the packet crossing from input VC ivc has a flit here, a
+// credit downstream and its switch stage reached.
+func (e *Engine) canMove(ivc int32) bool {
+	w := e.wh
+	if fl := &e.flits[ivc]; fl.arrived == fl.departed {
+		return false
+	}
+	if d := w.dvc[ivc]; d >= 0 && e.vcs[d].credits == 0 {
+		return false
+	}
+	return w.switchAfter == 0 || e.now >= w.from[ivc]
+}
+
+// matchRR2 fills winners by two-stage round-robin: each input port picks one of its
+// packets that can move, round-robin over its VCs, and each output port grants one
+// of the input ports' picks, round-robin.
+func (e *Engine) matchRR2() {
+	w, now := e.wh, e.now
+	for _, ivc := range w.active {
+		if !e.canMove(ivc) {
 			continue
 		}
 		in := e.vcs[ivc].port
@@ -239,7 +278,6 @@ func (e *Engine) advanceWormhole() {
 			w.inStamp[in], w.inWin[in] = now, ivc
 		}
 	}
-	// Stage 2: each output port grants one of the input ports' picks, round-robin.
 	w.winners = w.winners[:0]
 	for _, ivc := range w.active {
 		in := e.vcs[ivc].port
@@ -256,17 +294,68 @@ func (e *Engine) advanceWormhole() {
 			w.winners = append(w.winners, ivc)
 		}
 	}
-	for _, ivc := range w.winners {
-		e.moveWormholeFlit(ivc)
-	}
-	// Drop the packets whose tails have left.
-	kept := w.active[:0]
+}
+
+// matchISLIP fills winners by one iteration of iSLIP between input and output ports
+// (Params.SwitchISLIP, BookSim2's switch allocator): an input port requests every
+// output port some packet of it can move to; each output port grants the requesting
+// input port nearest after its grant pointer (outRR); each input port accepts the
+// granting output port nearest after its accept pointer (aptr), and sends the flit
+// of its VC for that output nearest after its VC pointer (inRR). moveWormholeFlit
+// moves the grant and VC pointers past the match, as iSLIP does for accepted grants.
+func (e *Engine) matchISLIP() {
+	w, now := e.wh, e.now
+	// Grants: outWin holds the global input port granted by each output port.
 	for _, ivc := range w.active {
-		if w.out[ivc] >= 0 {
-			kept = append(kept, ivc)
+		if !e.canMove(ivc) {
+			continue
+		}
+		in, out := e.vcs[ivc].port, w.out[ivc]
+		if w.outStamp[out] != now || e.rrBefore(int(out), int32(e.ports[in].local), int32(e.ports[w.outWin[out]].local), int(e.sw[e.ports[out].sw].ports)) {
+			w.outStamp[out], w.outWin[out] = now, in
 		}
 	}
-	w.active = kept
+	// Accepts: inWin holds the output port each input port accepts.
+	for _, ivc := range w.active {
+		in, out := e.vcs[ivc].port, w.out[ivc]
+		if w.outStamp[out] != now || w.outWin[out] != in || !e.canMove(ivc) {
+			continue
+		}
+		if w.inStamp[in] != now || e.acceptsBefore(in, out, w.inWin[in]) {
+			w.inStamp[in], w.inWin[in] = now, out
+		}
+	}
+	// The VC of each match.
+	for _, ivc := range w.active {
+		in, out := e.vcs[ivc].port, w.out[ivc]
+		if w.inStamp[in] != now || w.inWin[in] != out || !e.canMove(ivc) {
+			continue
+		}
+		if w.pickStamp[in] != now || vcBefore(&e.ports[in], ivc, w.pick[in]) {
+			w.pickStamp[in], w.pick[in] = now, ivc
+		}
+	}
+	w.winners = w.winners[:0]
+	for _, ivc := range w.active {
+		if in := e.vcs[ivc].port; w.pickStamp[in] == now && w.pick[in] == ivc {
+			w.winners = append(w.winners, ivc)
+		}
+	}
+	for _, ivc := range w.winners {
+		in, out := e.vcs[ivc].port, w.out[ivc]
+		np := int16(e.sw[e.ports[in].sw].ports)
+		if w.aptr[in] = int16(e.ports[out].local) + 1; w.aptr[in] == np {
+			w.aptr[in] = 0
+		}
+	}
+}
+
+// acceptsBefore reports whether output port a comes before b in input port in's
+// accept order (from its pointer aptr, over the switch's local ports).
+func (e *Engine) acceptsBefore(in int32, a, b int32) bool {
+	np := int(e.sw[e.ports[in].sw].ports)
+	p := int32(e.wh.aptr[in])
+	return rrDist(int32(e.ports[a].local), p, np) < rrDist(int32(e.ports[b].local), p, np)
 }
 
 // vcBefore reports whether input VC a comes before b in its input port's round-robin order.
