@@ -299,7 +299,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"", func() {
 			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
 			p.ConsumeAll, p.ReserveOutputVCs, p.ClassVCs, p.FrontDelay = base.ConsumeAll, base.ReserveOutputVCs, base.ClassVCs, base.FrontDelay
-			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP = base.SwitchAfterVC, base.CrossbarDelay, base.EjectVCs, base.KeepRingClass, base.SwitchISLIP
+			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP, p.VCISLIP = base.SwitchAfterVC, base.CrossbarDelay, base.EjectVCs, base.KeepRingClass, base.SwitchISLIP, base.VCISLIP
 		}},
 	})
 }
@@ -331,7 +331,7 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 		// No flag sets these.
 		{"", func() {
 			p.ClassVCs, p.FrontDelay = e.ClassVCs, e.FrontDelay
-			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP = e.SwitchAfterVC, e.CrossbarDelay, e.EjectVCs, e.KeepRingClass, e.SwitchISLIP
+			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP, p.VCISLIP = e.SwitchAfterVC, e.CrossbarDelay, e.EjectVCs, e.KeepRingClass, e.SwitchISLIP, e.VCISLIP
 		}},
 	})
 }

@@ -72,6 +72,8 @@ func Map(c *Config) (Mapped, error) {
 	// dim_order_torus picks the dateline partition where a packet turns into a
 	// dimension and keeps it along the ring.
 	m.Engine.KeepRingClass = m.Engine.ClassVCs && m.Deadlock == "vc"
+	// Its VC allocator: one iteration of iSLIP between input and output VCs.
+	m.Engine.VCISLIP = m.Engine.ClassVCs && c.Str("vc_allocator") == "islip"
 	if err := c.mapTraffic(&m, top); err != nil {
 		return Mapped{}, err
 	}

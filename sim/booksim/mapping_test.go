@@ -60,6 +60,7 @@ func TestMapTorus88(t *testing.T) {
 	want.EjectVCs = 2      // num_vcs
 	want.ClassVCs, want.KeepRingClass = true, true
 	want.SwitchISLIP = true // sw_allocator = islip, one iteration
+	want.VCISLIP = true     // vc_allocator = islip
 	b := engine.Buffer{VCs: 2, Flits: 8}
 	want.Terminal, want.External, want.Internal = b, b, b
 	want.Allocator = engine.Allocator{} // rr2: our iSLIP is for virtual cut-through

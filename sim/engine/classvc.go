@@ -19,6 +19,9 @@ func (e *Engine) initClassVCs() {
 	w := e.wh
 	w.classVCs = true
 	w.keepRing = e.p.KeepRingClass
+	if e.p.VCISLIP {
+		w.vcISLIP, w.vgptr, w.vaptr = true, make([]int32, len(e.vcs)), make([]int32, len(e.vcs))
+	}
 	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
 		w.classes[k] = int32(max(e.rt.VCs(k), 1))
 	}
@@ -95,4 +98,67 @@ func (e *Engine) keepRingClass(s, q int, ivc int32, c *routing.Candidate) {
 			return
 		}
 	}
+}
+
+// vcIndex is the place of VC v of local port q in VC iSLIP's round-robin orders: the
+// ports in order, each port's VCs in order (stride MaxVCs, so that one modulus,
+// ports·MaxVCs, serves every switch's ports).
+func vcIndex(q int32, v int32) int32 { return q*MaxVCs + v }
+
+// matchVCs sets w.match[i] to the output VC request i of switch s (ports from base,
+// np of them) gets from one iteration of iSLIP between input VCs and output VCs
+// (Params.VCISLIP, BookSim2's VC allocator), or -1: each free VC of a class grants
+// the requesting input VC nearest after its grant pointer, and each input VC accepts
+// the granting VC nearest after its accept pointer. Every request here wants a class
+// of a port with a downstream router; ejection requests get -1 and are decided apart.
+func (e *Engine) matchVCs(base, np int, reqs []request) {
+	w := e.wh
+	w.match = w.match[:0]
+	m := int32(np) * MaxVCs
+	for i, r := range reqs {
+		best, bestDist := int32(-1), m
+		if e.ports[base+int(r.out)].down >= 0 {
+			first, n := e.classRange(base+int(r.out), r.cand.VC)
+			for d := first; d < first+n; d++ {
+				if w.heldBy[d] >= 0 || e.grantVC(base, np, reqs, d, r.cand.VC, r.out) != i {
+					continue
+				}
+				if dist := rrDist(e.outVCIndex(base, r.out, d), w.vaptr[r.ivc], int(m)); dist < bestDist {
+					best, bestDist = d, dist
+				}
+			}
+		}
+		w.match = append(w.match, best)
+	}
+}
+
+// grantVC is the request that output VC d (of class c, beyond local output port out)
+// grants: the one nearest after its grant pointer among those for its class.
+func (e *Engine) grantVC(base, np int, reqs []request, d int32, c int8, out int32) int {
+	m := int32(np) * MaxVCs
+	best, bestDist := -1, m
+	for j, o := range reqs {
+		if o.out != out || o.cand.VC != c {
+			continue
+		}
+		ip := &e.ports[base+int(o.in)]
+		if dist := rrDist(vcIndex(o.in, o.ivc-ip.vc0), e.wh.vgptr[d], int(m)); dist < bestDist {
+			best, bestDist = j, dist
+		}
+	}
+	return best
+}
+
+// outVCIndex is output VC d's place (beyond local output port out) in the accept order.
+func (e *Engine) outVCIndex(base int, out int32, d int32) int32 {
+	return vcIndex(out, d-e.ports[base+int(out)].down)
+}
+
+// movePointersVC moves the pointers of an accepted VC grant past the match, as iSLIP
+// does in its first iteration.
+func (e *Engine) movePointersVC(base, np int, r request, d int32) {
+	w, m := e.wh, int32(np)*MaxVCs
+	ip := &e.ports[base+int(r.in)]
+	w.vgptr[d] = (vcIndex(r.in, r.ivc-ip.vc0) + 1) % m
+	w.vaptr[r.ivc] = (e.outVCIndex(base, r.out, d) + 1) % m
 }

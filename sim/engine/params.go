@@ -213,6 +213,14 @@ type Params struct {
 	// class at every hop (the default model: a packet that has crossed the
 	// wrap-around link changes class).
 	KeepRingClass bool `yaml:"keep_ring_class" json:"keep_ring_class,omitempty"`
+	// VCISLIP, under ClassVCs, allocates output VCs by one iteration of iSLIP between
+	// the heads' input VCs and the free VCs of their classes (BookSim2's vc_allocator =
+	// islip): each free VC grants the requesting input VC nearest after its pointer,
+	// each input VC accepts the granting VC nearest after its own, and only accepted
+	// grants move pointers; a head left without a VC tries again the next cycle. False:
+	// a class's free VCs go to the heads in round-robin order of their input ports,
+	// lowest VC first (classvc.go).
+	VCISLIP bool `yaml:"vc_islip" json:"vc_islip,omitempty"`
 	// SwitchISLIP allocates the switch under wormhole switching by one iteration of
 	// iSLIP between input and output ports (BookSim2's sw_allocator = islip): an input
 	// port requests every output port one of its packets can move to, output ports
@@ -416,8 +424,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("eject_vcs %d: accepted are 0 (one packet at a time) to %d", p.EjectVCs, MaxVCs)
 	case (p.SwitchAfterVC > 0 || p.CrossbarDelay > 0 || p.EjectVCs > 0 || p.SwitchISLIP) && p.Switching != Wormhole:
 		return fmt.Errorf("switch_after_vc, crossbar_delay, eject_vcs and switch_islip model BookSim2's wormhole router; they need wormhole switching, not %s", p.Switching)
-	case p.KeepRingClass && !p.ClassVCs:
-		return fmt.Errorf("keep_ring_class keeps a VC class along a ring; it needs class_vcs")
+	case (p.KeepRingClass || p.VCISLIP) && !p.ClassVCs:
+		return fmt.Errorf("keep_ring_class and vc_islip work on VC classes; they need class_vcs")
 	case p.ClassVCs && p.Switching != Wormhole:
 		return fmt.Errorf("class_vcs models BookSim2's wormhole VC allocation; it needs wormhole switching, not %s", p.Switching)
 	case (p.ConsumeAll || p.ReserveOutputVCs) && !p.CrossbarPerVC:

@@ -34,6 +34,11 @@ type wormhole struct {
 	ejecting []int32
 	// Params.KeepRingClass.
 	keepRing bool
+	// Params.VCISLIP: grant pointers per output VC (indexed by the downstream VC) and
+	// accept pointers per input VC, over local port*64 + VC; match is scratch.
+	vcISLIP      bool
+	vgptr, vaptr []int32
+	match        []int32
 	// Params.SwitchISLIP: the accept pointer of each input port (a local output port).
 	switchISLIP bool
 	aptr        []int16
@@ -119,11 +124,16 @@ func (e *Engine) allocateWormhole(s int) {
 		}
 	}
 	reqs := e.req[:nreq]
+	if w.vcISLIP {
+		e.matchVCs(base, np, reqs)
+	}
 	for i, r := range reqs {
 		in, out := base+int(r.in), base+int(r.out)
 		ip, op := &e.ports[in], &e.ports[out]
 		dvc := int32(-1)
 		switch {
+		case w.vcISLIP && op.down >= 0:
+			dvc = w.match[i]
 		case w.classVCs && op.down >= 0:
 			dvc = e.winsClassVC(base, np, reqs, i)
 		case w.ejectVCs > 0 && op.down < 0:
@@ -159,6 +169,9 @@ func (e *Engine) allocateWormhole(s int) {
 			op.outBusy, op.owner = math.MaxInt64, int32(in)
 		default:
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
+			if w.vcISLIP {
+				e.movePointersVC(base, np, r, dvc)
+			}
 		}
 		countHop(&e.pk[e.vcs[r.ivc].headPkt], r.cand, op)
 		w.active = append(w.active, r.ivc)
