@@ -23,10 +23,11 @@ func TestRunBookSim(t *testing.T) {
 	}
 	p := r["point"].(map[string]any)
 	for k, want := range map[string]any{
-		"topology": "torus:8x8", "routing": "dor", "deadlock": "vc", "traffic": "uniform+self",
+		"topology": "torus:8x8", "routing": "dor", "deadlock": "vc", "tie": "random", "traffic": "uniform+self",
 		"load": 0.15, "seed": 0.0, "packet_flits": 1.0, "link_latency": 3.0, "terminal_latency": 2.0,
-		"routing_delay": 1.0, "switch_after_vc": 1.0, "crossbar_delay": 1.0, "front_delay": 2.0, "eject_vcs": 2.0, "switching": "wormhole", "external_buffer": "2x8", "terminal_buffer": "2x8",
-		"warmup": 3000.0, "measure": 2000.0,
+		"routing_delay": 1.0, "switching": "wormhole", "external_buffer": "2x8", "terminal_buffer": "2x8",
+		"warmup": 3000.0, "measure": 2000.0, "class_vcs": true, "front_delay": 2.0, "keep_ring_class": true,
+		"switch_after_vc": 1.0, "crossbar_delay": 1.0, "eject_vcs": 2.0, "switch_islip": true, "vc_islip": true,
 	} {
 		if p[k] != want {
 			t.Errorf("point %s = %v, want %v", k, p[k], want)
@@ -35,7 +36,7 @@ func TestRunBookSim(t *testing.T) {
 	if acc := r["accepted"].(float64); acc < 0.14 || acc > 0.16 || r["saturated"].(bool) {
 		t.Errorf("accepted %v (saturated %v) at 0.15 flits/cycle/PE", acc, r["saturated"])
 	}
-	if !strings.Contains(stderr, "booksim: note: seed: ours draws from its own generator") {
+	if !strings.Contains(stderr, "booksim: note: router: BookSim2's pipeline") {
 		t.Errorf("notes missing from stderr:\n%s", stderr)
 	}
 }

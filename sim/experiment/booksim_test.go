@@ -23,13 +23,13 @@ func TestSpecBookSim(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.Topologies, []string{"torus:8x8"}) || !slices.Equal(s.Routing, []string{"dor"}) ||
-		!slices.Equal(s.Deadlock, []string{"vc"}) || !slices.Equal(s.Traffic, []string{"uniform"}) ||
+		!slices.Equal(s.Deadlock, []string{"vc"}) || !slices.Equal(s.Tie, []string{"random"}) || !slices.Equal(s.Traffic, []string{"uniform+self"}) ||
 		!slices.Equal(s.Sizes, []string{"1"}) || !slices.Equal(s.Loads.Values, []float64{0.05, 0.1}) || s.Seeds != 2 || s.Seed != 0 {
 		t.Errorf("spec %+v", s)
 	}
 	e := s.Engine
 	b := engine.Buffer{VCs: 2, Flits: 8}
-	if e.Switching != engine.Wormhole || e.PacketFlits != 1 || e.RoutingDelay != 4 || e.LinkLatency != 2 || e.TerminalLatency != 1 ||
+	if e.Switching != engine.Wormhole || e.PacketFlits != 1 || e.RoutingDelay != 1 || e.LinkLatency != 3 || e.TerminalLatency != 2 || !e.VCISLIP || !e.SwitchISLIP ||
 		e.External != b || e.Terminal != b || e.Warmup != 3000 || e.Measure != 500 {
 		t.Errorf("engine %+v", e)
 	}
