@@ -18,6 +18,10 @@ import (
 func (e *Engine) initClassVCs() {
 	w := e.wh
 	w.classVCs = true
+	w.takenAt = make([]int64, len(e.vcs))
+	for i := range w.takenAt {
+		w.takenAt[i] = -1
+	}
 	w.keepRing = e.p.KeepRingClass
 	if e.p.VCISLIP {
 		w.vcISLIP, w.vgptr, w.vaptr = true, make([]int32, len(e.vcs)), make([]int32, len(e.vcs))
@@ -51,8 +55,8 @@ func (e *Engine) freeInClass(out int, c int8) int {
 
 // winsClassVC is winsOutputVC under ClassVCs: the requests for one class of one
 // output port are ordered as winsOutputVC orders the requests for one VC, and the
-// k-th of them takes the k-th free VC of the class, lowest first; -1 when fewer are
-// free than come before it.
+// k-th of them takes the k-th VC of the class free at the start of the cycle, lowest
+// first; -1 when fewer are free than come before it.
 func (e *Engine) winsClassVC(base, np int, reqs []request, i int) int32 {
 	r := reqs[i]
 	k := 0
@@ -65,9 +69,12 @@ func (e *Engine) winsClassVC(base, np int, reqs []request, i int) int32 {
 			k++
 		}
 	}
+	// The k-th VC free when this cycle's allocation began: requests decided before
+	// this one in the loop may hold theirs already, and they count as free here, or
+	// the later of two requests would find one VC fewer than the order gave it.
 	first, n := e.classRange(base+int(r.out), r.cand.VC)
 	for d := first; d < first+n; d++ {
-		if e.wh.heldBy[d] < 0 {
+		if e.wh.heldBy[d] < 0 || e.wh.takenAt[d] == e.now {
 			if k == 0 {
 				return d
 			}

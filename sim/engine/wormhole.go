@@ -32,6 +32,8 @@ type wormhole struct {
 	// one, as a NIC), and how many it is taking (ejecting, per port).
 	ejectVCs int32
 	ejecting []int32
+	// takenAt: per VC, the cycle a head last took it under ClassVCs (winsClassVC).
+	takenAt []int64
 	// Params.KeepRingClass.
 	keepRing bool
 	// Params.VCISLIP: grant pointers per output VC (indexed by the downstream VC) and
@@ -169,6 +171,9 @@ func (e *Engine) allocateWormhole(s int) {
 			op.outBusy, op.owner = math.MaxInt64, int32(in)
 		default:
 			w.dvc[r.ivc], w.heldBy[dvc] = dvc, r.ivc
+			if w.classVCs {
+				w.takenAt[dvc] = e.now
+			}
 			if w.vcISLIP {
 				e.movePointersVC(base, np, r, dvc)
 			}
