@@ -316,7 +316,7 @@ type routeDef struct {
 }
 
 // meshVCs is how dimension order on a mesh takes its VCs in both.
-const meshVCs = "dor: both let a packet take any free VC of a port (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"
+const meshVCs = "dor: both let a packet take any free VC of a port (with vc_allocator = separable_input_first ours the lowest-numbered, BookSim2 by its allocator's pointers)"
 
 // bookSimRoutings are BookSim2's routing functions by their full name, with ours or
 // why not. A refusal has routing "" and says what we would need.
@@ -324,7 +324,7 @@ func bookSimRoutings() map[string]routeDef {
 	return map[string]routeDef{
 		"dim_order_mesh":  {"dor", "none", meshVCs},
 		"dor_mesh":        {"dor", "none", meshVCs},
-		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes, let a packet take any free VC of its class (ours the lowest-numbered, BookSim2 by its VC allocator's pointers) and keep the class chosen where it turns into a dimension along that ring (BookSim2 labels the classes the other way round)"},
+		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes, let a packet take any free VC of its class (with vc_allocator = separable_input_first ours the lowest-numbered) and keep the class chosen where it turns into a dimension along that ring; BookSim2 labels the two classes the other way round"},
 		"min_adapt_mesh":  {"adaptive", "vc", "adaptive: both escape by dimension order on VC 0 and route minimally on the others; BookSim2 prefers the adaptive VCs by priority, ours by its selection function (ref)"},
 		"min_anynet":      {"min", "none", "min: both route on a shortest-path table, one port per destination; BookSim2 breaks ties between equal paths by its search order, ours takes the lowest port"},
 		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first and let a packet take any free VC (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"},
