@@ -6,6 +6,7 @@ import (
 
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
+	"github.com/twintorus/twintorus/sim/traffic"
 )
 
 // BookSim2's nca on ktree:4,3 at 1 flit/cycle/PE, under virtual cut-through (one VC of
@@ -45,6 +46,39 @@ func TestNCARuns(t *testing.T) {
 		}
 		if accepted[0] != accepted[1] {
 			t.Errorf("%s, %d flits: the same seed accepted %v", sw, c.flits, accepted)
+		}
+	}
+}
+
+// BookSim2's VC allocation (class_vcs) takes any routing with one candidate per hop,
+// nca's one class among them (four VCs of a port spread its packets), and refuses one
+// that offers several.
+func TestClassVCsOneCandidate(t *testing.T) {
+	net := topology.MustNew("ktree:4,3")
+	p := params(0.3, 500, 2000, 3).StationaryOff()
+	p.Switching, p.ClassVCs = Wormhole, true
+	b := Buffer{VCs: 4, Flits: 8}
+	p.Terminal, p.External = b, b
+	for _, name := range []string{"nca", "min", "adaptive"} {
+		def, _, _ := routing.LookupRouting(name)
+		rt, err := routing.New(name, net, def.DefaultScheme(net), routing.TieDefault)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pat, err := traffic.ParsePattern("uniform", net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(Config{Net: net, Routing: rt, Params: p, Pattern: pat})
+		if routing.Selects(rt) != (err != nil) {
+			t.Fatalf("%s: %v", rt.Name(), err)
+		}
+		if err != nil {
+			continue
+		}
+		r, err := e.Run(context.Background())
+		if err != nil || r.Deadlock != nil || r.Saturated {
+			t.Errorf("%s at 0.3 under class_vcs: %v, saturated %v, deadlock %v", rt.Name(), err, r.Saturated, r.Deadlock)
 		}
 	}
 }
