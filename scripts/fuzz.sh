@@ -36,6 +36,7 @@ targets=(
 	"./sim/engine/ FuzzParseAllocator"
 	"./sim/engine/ FuzzParsePacketLengths"
 	"./sim/booksim/ FuzzParseBookSim"
+	"./sim/booksim/ FuzzReadOutput"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
 	"./sim/experiment/ FuzzParseSpec 2"

@@ -188,8 +188,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"configs", "anynet:mesh.txt"}, []string{"configs has no variants for this family", "anynet:mesh.txt is of family anynet"}},
 		{[]string{"configs", "torus:8"}, []string{"configs has no variants for this family", "twin (e.g. twin:4x4x4)"}},
 		{[]string{"configs", "flatfly:4,3"}, []string{"configs has no variants for this family", "twin (e.g. twin:4x4x4)", "ktree (e.g. ktree:4,3)"}},
-		{[]string{"analyze", "torus:4x4", "--tie", "sideways"}, []string{"--tie", "plus, minus and mirror"}},
-		{[]string{"configs", "twin:4x4x4", "--tie", "up"}, []string{"--tie", "plus, minus and mirror"}},
+		{[]string{"analyze", "torus:4x4", "--tie", "sideways"}, []string{"--tie", "plus, minus, mirror and random"}},
+		{[]string{"configs", "twin:4x4x4", "--tie", "up"}, []string{"--tie", "plus, minus, mirror and random"}},
 		// Node-level transit counts have one route per pair of nodes; mirror gives two.
 		{[]string{"configs", "twin:4x4x4", "--tie", "mirror"}, []string{"tie mirror", "one per pair of nodes", "use plus or minus"}},
 		{[]string{"analyze", "twin:4x4x4", "--paths", "--tie", "mirror"}, []string{"--paths", "tie mirror", "use plus or minus"}},

@@ -23,10 +23,10 @@ func TestRunBookSim(t *testing.T) {
 	}
 	p := r["point"].(map[string]any)
 	for k, want := range map[string]any{
-		"topology": "torus:8x8", "routing": "dor", "deadlock": "vc", "traffic": "uniform",
+		"topology": "torus:8x8", "routing": "dor", "deadlock": "vc", "tie": "random", "traffic": "uniform+self",
 		"load": 0.15, "seed": 0.0, "packet_flits": 1.0, "link_latency": 2.0, "terminal_latency": 1.0,
 		"routing_delay": 4.0, "switching": "wormhole", "external_buffer": "2x8", "terminal_buffer": "2x8",
-		"warmup": 3000.0, "measure": 2000.0,
+		"warmup": 3000.0, "measure": 2000.0, "class_vcs": true, "front_delay": 3.0,
 	} {
 		if p[k] != want {
 			t.Errorf("point %s = %v, want %v", k, p[k], want)
@@ -35,7 +35,7 @@ func TestRunBookSim(t *testing.T) {
 	if acc := r["accepted"].(float64); acc < 0.14 || acc > 0.16 || r["saturated"].(bool) {
 		t.Errorf("accepted %v (saturated %v) at 0.15 flits/cycle/PE", acc, r["saturated"])
 	}
-	if !strings.Contains(stderr, "booksim: note: uniform: BookSim2 draws the destination among all nodes") {
+	if !strings.Contains(stderr, "booksim: note: router: BookSim2's pipeline") {
 		t.Errorf("notes missing from stderr:\n%s", stderr)
 	}
 }

@@ -76,7 +76,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "torus:4x4", "--sizes", "60%x1,30%x3"}, "100"},
 		{[]string{"run", "torus:4x4", "--load", "5"}, "at most 1"},
 		{[]string{"run", "torus:4x4", "--cycles", "0"}, "measurement"},
-		{[]string{"run", "torus:4x4", "--tie", "left"}, "plus, minus and mirror"},
+		{[]string{"run", "torus:4x4", "--tie", "left"}, "plus, minus, mirror and random"},
 		{[]string{"run", "torus:4x4", "--port-flits", "100000000"}, "100000000 flits per port: accepted are 1 to 1048576"},
 		{[]string{"run", "torus:4x4", "--port-flits", "9223372036854775807"}, "accepted are 1 to 1048576"},
 		{[]string{"run", "torus:4x4", "--warmup", "9223372036854775807", "--cycles", "10"}, "accepted are at most 4611686018427387903 cycles in all"},

@@ -541,7 +541,7 @@ func (e *Engine) layout() {
 	}
 
 	// The wheel must reach the furthest event: a head's arrival plus routing delay,
-	// or the end of a packet. An event further ahead would come round early. Under
+	// a VC's next head after its front delay, or the end of a packet. An event further ahead would come round early. Under
 	// ReserveOutputVCs a link's packets depart one after another, up to one per output
 	// VC granted ahead of the packet now crossing it, and the packets' arrivals, the
 	// ramps of their credits and the cycles their VCs free are that much further
@@ -555,7 +555,7 @@ func (e *Engine) layout() {
 	if p.ReserveOutputVCs {
 		ahead += maxVCs * p.PacketFlits
 	}
-	for w <= slowest+p.RoutingDelay+ahead {
+	for w <= slowest+max(p.RoutingDelay, p.FrontDelay)+ahead {
 		w *= 2
 	}
 	e.wheel = make([][]uint32, w)

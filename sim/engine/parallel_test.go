@@ -76,6 +76,12 @@ func TestThreadsBitIdentical(t *testing.T) {
 		// (Duato, and an escape VC), long links and routing delays, variable lengths.
 		{"twin4-wormhole-past-saturation", "twin:4x4x4/D", "", "", routing.SchemeVC, "uniform", 0.8, 3, 0, false, func(p *Params) { p.Switching = Wormhole }},
 		{"torus8-wormhole-adaptive", "torus:8x8x8", "adaptive:3prio", "", routing.SchemeVC, "uniform", 0.6, 2, 0, false, func(p *Params) { p.Switching = Wormhole }},
+		// BookSim2's router as the booksim mapping sets it up (classvc.go), with messages to self.
+		{"torus8-booksim", "torus:8x8x8", "", "", routing.SchemeVC, "bitrev+self", 0.5, 2, 0, false, func(p *Params) {
+			p.Switching, p.ClassVCs, p.FrontDelay, p.RoutingDelay, p.LinkLatency, p.TerminalLatency = Wormhole, true, 3, 4, 2, 1
+			b := Buffer{VCs: 4, Flits: 8}
+			p.Terminal, p.External, p.Internal = b, b, b
+		}},
 		{"torus6-wormhole-escape", "torus:6x6@2", "adaptive:first", "", routing.SchemeEscape, "uniform", 0.8, 2, 0, false, func(p *Params) { p.Switching = Wormhole }},
 		{"mesh-wormhole-latency3-lengths", "mesh:8x8@2", "", "", routing.SchemeVC, "hotspot:0.2", 0.4, 3, 0, false, func(p *Params) {
 			p.Switching, p.LinkLatency, p.RoutingDelay = Wormhole, 3, 2

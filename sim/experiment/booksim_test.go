@@ -23,7 +23,7 @@ func TestSpecBookSim(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.Topologies, []string{"torus:8x8"}) || !slices.Equal(s.Routing, []string{"dor"}) ||
-		!slices.Equal(s.Deadlock, []string{"vc"}) || !slices.Equal(s.Traffic, []string{"uniform"}) ||
+		!slices.Equal(s.Deadlock, []string{"vc"}) || !slices.Equal(s.Tie, []string{"random"}) || !slices.Equal(s.Traffic, []string{"uniform+self"}) ||
 		!slices.Equal(s.Sizes, []string{"1"}) || !slices.Equal(s.Loads.Values, []float64{0.05, 0.1}) || s.Seeds != 2 || s.Seed != 0 {
 		t.Errorf("spec %+v", s)
 	}
