@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -70,7 +72,7 @@ type pathsReport struct {
 
 func newAnalyzeCmd() *cobra.Command {
 	var paths, asJSON, forceLoad bool
-	var tieName string
+	var tieName, anynet string
 	cmd := &cobra.Command{
 		Use:   "analyze TOPOLOGY",
 		Short: "Exact analysis: size, diameter, average distance, channel-load bound, DOR transit paths",
@@ -90,9 +92,12 @@ them cross the internal link under the network's configuration, and the matrix R
 paths per (input port, output port), with ties plus or minus (one route per pair of nodes,
 where mirror has two).
 
+With --anynet FILE it writes the network in BookSim2's anynet format instead (router ids are
+our switch ids, node ids our PE ids; docs/booksim.md, "Exporting a network to BookSim2").
+
 TOPOLOGY is a spec string:
 ` + topology.Grammar(),
-		Example: "  twintorus analyze twin:4x4x4/D --paths\n  twintorus analyze torus:16x8 --json",
+		Example: "  twintorus analyze twin:4x4x4/D --paths\n  twintorus analyze torus:16x8 --json\n  twintorus analyze twin:4x4x4/A --anynet twin.anynet",
 		Args:    oneTopology("analyze", "twin:4x4x4/D"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tie, err := parseTie(tieName)
@@ -102,6 +107,9 @@ TOPOLOGY is a spec string:
 			net, err := topology.New(args[0])
 			if err != nil {
 				return err
+			}
+			if anynet != "" {
+				return writeAnynet(cmd, net, anynet)
 			}
 			if paths && !net.IsTwin() {
 				return fmt.Errorf("--paths counts DOR transit paths of nDT twin tori, and %s is not one; give a twin torus such as %s", net, twinLike(net))
@@ -120,7 +128,22 @@ TOPOLOGY is a spec string:
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
 	cmd.Flags().BoolVar(&forceLoad, "load", false, "compute the channel-load bound even on large networks")
 	cmd.Flags().StringVar(&tieName, "tie", "", "tie rule at distance k/2 in even rings: plus, minus or mirror (PE0's ties +, PE1's -); default each routing's own: plus for DOR, DORT and --paths, mirror for TSDOR")
+	cmd.Flags().StringVar(&anynet, "anynet", "", "write the network to this file in BookSim2's anynet format (network_file) instead of analysing it")
 	return cmd
+}
+
+// writeAnynet writes net to path in BookSim2's anynet format and says what it wrote.
+func writeAnynet(cmd *cobra.Command, net *topology.Network, path string) error {
+	var buf bytes.Buffer
+	if err := topology.WriteAnynet(&buf, net); err != nil {
+		return fmt.Errorf("%s: %w", net, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %s in BookSim2's anynet format, %d routers (our switch ids), %d nodes (our PE ids), %d links\n",
+		path, net, net.Switches(), net.Terminals(), net.Links())
+	return err
 }
 
 func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, forceLoad bool) (*analyzeReport, error) {

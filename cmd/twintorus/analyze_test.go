@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -239,5 +240,25 @@ func TestAnalyzeTSDORAndEquivalents(t *testing.T) {
 	text, _, err := run(t, "analyze", "twin:4x4x2x4x4")
 	if err != nil || !strings.Contains(text, "average TSDOR hops           5.4741 (4.5044 external + 0.9697 internal)") || !strings.Contains(text, "same cards, same PEs (3D)    torus:16x8x8, 6-port cards") {
 		t.Errorf("analyze text: %v\n%s", err, text)
+	}
+}
+
+// analyze --anynet writes BookSim2's anynet file of a network, which reads back as a
+// network of the same size; a network the format cannot hold is refused.
+func TestAnalyzeAnynet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "twin.anynet")
+	out, _, err := run(t, "analyze", "twin:4x4x4/A", "--anynet", path)
+	if err != nil || !strings.Contains(out, "128 routers (our switch ids), 128 nodes (our PE ids), 256 links") {
+		t.Fatalf("%s %v", out, err)
+	}
+	var r struct {
+		Switches, Terminals, Links, Diameter int
+	}
+	runJSON(t, &r, "analyze", "anynet:"+path, "--json")
+	if r.Switches != 128 || r.Terminals != 128 || r.Links != 256 || r.Diameter != 8 {
+		t.Errorf("read back: %+v, want twin:4x4x4/A's 128 switches and PEs, 256 links, diameter 8", r)
+	}
+	if _, _, err := run(t, "analyze", "torus:2x4", "--anynet", path); err == nil || !strings.Contains(err.Error(), "more than one link") {
+		t.Errorf("torus:2x4: %v", err)
 	}
 }

@@ -344,7 +344,7 @@ func bookSimRoutings() map[string]routeDef {
 		"chaos_torus":           {note: "the chaos router's routing"},
 		"xy_yx_mesh":            {note: "XY-YX routing (a packet takes XY or YX at random)"},
 		"adaptive_xy_yx_mesh":   {note: "adaptive XY-YX routing"},
-		"nca_fattree":           {note: "nearest-common-ancestor routing with random up ports (ours, destro, takes up ports by the destination's digits)"},
+		"nca_fattree":           {"nca", "none", "nca: both climb to the nearest common ancestor by uniformly random up ports and descend by the destination's digits; BookSim2 draws each up port from its generator when the head is routed, ours from the packet's own salt hashed with the stage (the same distribution, other draws)"},
 		"anca_fattree":          {note: "adaptive nearest-common-ancestor routing (ours, destro, takes up ports by the destination's digits)"},
 		"adaptive_xyyx_flatfly": {note: "adaptive XY-YX routing on the flattened butterfly"},
 		"xyyx_flatfly":          {note: "XY-YX routing on the flattened butterfly"},

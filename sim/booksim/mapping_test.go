@@ -171,6 +171,9 @@ func TestMapVariants(t *testing.T) {
 			return m.Engine.RoutingDelay == 0 && m.Engine.FrontDelay == 1 && m.Engine.CrossbarDelay == 3
 		}},
 		{"sw_allocator = separable_input_first;", func(m Mapped) bool { return m.Engine.Allocator == engine.Allocator{} && !m.Engine.SwitchISLIP }},
+		{"topology = fattree; k = 4; n = 3; routing_function = nca;", func(m Mapped) bool {
+			return m.Topology == "ktree:4,3" && m.Routing == "nca" && m.Deadlock == "none" && m.Engine.ClassVCs && hasNote(m, "nca: ")
+		}},
 		{"credit_delay = 0; class_priority = {3}; measure_stats = {1}; latency_thres = {500.0};", func(m Mapped) bool { return m.Topology == "torus:8x8" }},
 	} {
 		m, err := mapText(t, "t.cfg", base+tc.extra)
@@ -226,7 +229,7 @@ func TestMapRefusals(t *testing.T) {
 		{"topology = cmesh;", "topology", "express"},
 		{"topology = fly;", "topology", "no equivalent"},
 		{"topology = ring;", "topology", "no such topology"},
-		{"topology = fattree; k = 4; n = 3; routing_function = nca;", "routing_function", "random up ports"},
+		{"topology = fattree; k = 4; n = 3; routing_function = anca;", "routing_function", "adaptive nearest-common-ancestor"},
 		{"topology = flatfly;", "use_noc_latency", "per-link latencies"},
 		{"topology = flatfly; use_noc_latency = 0; routing_function = ran_min; traffic = transpose;", "traffic", "flatfly_transformation"},
 		{"c = 4;", "c", "ignores c"},

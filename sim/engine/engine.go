@@ -430,8 +430,10 @@ func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
 	if err := p.resolveBuffers(cfg.Routing); err != nil {
 		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
 	}
-	if _, det := cfg.Routing.(*routing.Deterministic); p.ClassVCs && !det {
-		return p, traffic.Injection{}, fmt.Errorf("engine: class_vcs reads a deterministic routing's VC as a class; routing %s is not deterministic", cfg.Routing.Name())
+	// Any routing that names one VC per hop names a class (DOR, min, fbdor, nca); one
+	// that offers several candidates names each VC it may take.
+	if p.ClassVCs && routing.Selects(cfg.Routing) {
+		return p, traffic.Injection{}, fmt.Errorf("engine: class_vcs reads the VC of a routing with one candidate per hop as a class; routing %s is not deterministic per hop: it offers several candidates", cfg.Routing.Name())
 	}
 	inj, err := traffic.NewInjection(p.Load, cfg.Sizes, p.MeanPacketFlits())
 	if err != nil {

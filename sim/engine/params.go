@@ -195,7 +195,7 @@ type Params struct {
 	// c*V/C to (c+1)*V/C-1, and a head is allocated any VC of its class that no packet
 	// holds, whether or not its buffer has room (the switch allocator then waits for
 	// credits). False: the head takes exactly the VC the routing names, once it has
-	// room for a flit (the default model). Wormhole and deterministic routings only;
+	// room for a flit (the default model). Wormhole and routings with one candidate per hop only;
 	// in YAML and JSON as TransitPriority.
 	ClassVCs bool `yaml:"class_vcs" json:"class_vcs,omitempty"`
 	// FrontDelay is, under wormhole switching, the cycles between the departure of a
