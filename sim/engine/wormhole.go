@@ -234,6 +234,9 @@ func (e *Engine) winsEjectVC(base, np int, reqs []request, i int) bool {
 func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) {
 	vc := &e.vcs[ivc]
 	if e.det == nil {
+		if e.wh.classVCs {
+			return e.classRoute(s, q, base, ivc), true
+		}
 		return e.choose(s, q, ivc, vc.headPkt, base)
 	}
 	if !vc.routed {
@@ -244,6 +247,24 @@ func (e *Engine) routeHead(s, q, base int, ivc int32) (routing.Candidate, bool) 
 		}
 	}
 	return vc.route, true
+}
+
+// classRoute is the one candidate of the head of ivc under ClassVCs for a routing other
+// than DOR's fast path (fbdor, nca, min, ...: ClassVCs refuses a routing that offers
+// several): its VC names a class, and the head requests the class as soon as any VC of
+// it is free (allocateWormhole's freeInClass), as BookSim2's VC allocator does. The
+// selection path (choose) would instead wait until the very VC the routing names, the
+// class's first, is free and has a credit: a head then requested only while that one
+// VC was idle, and a port whose first VC was held took no new packet on its other VCs,
+// which cut the throughput of a busy link by up to a fifth (issue 41: fat-tree and
+// flattened butterfly). The route is computed once per head and kept.
+func (e *Engine) classRoute(s, q, base int, ivc int32) routing.Candidate {
+	vc := &e.vcs[ivc]
+	if !vc.routed {
+		vc.route = e.candidates(s, q, ivc, vc.headPkt, base)[0]
+		vc.routed = true
+	}
+	return vc.route
 }
 
 // advanceWormhole moves one flit per input port and per output port among the packets
