@@ -3,13 +3,16 @@ package figures
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/twintorus/twintorus/datasets"
+	"github.com/twintorus/twintorus/plots"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -280,4 +283,106 @@ func (a BookSimAgreement) Agrees() (bool, string) {
 		return false, fmt.Sprintf("latency %+.0f %% at load %g", 100*a.Worst, a.WorstLoad)
 	}
 	return true, ""
+}
+
+// BookSimPair is one configuration under one pattern in both simulators.
+type BookSimPair struct {
+	Ref, Ours BookSimCurve
+	Agreement BookSimAgreement
+	About     string // where our side comes from (Results.About)
+}
+
+// BookSimComparison is the stored BookSim2 grid beside our side of it.
+type BookSimComparison struct {
+	Runs  []BookSimRun
+	Pairs []BookSimPair // in the order of the grid's CSV
+}
+
+// CompareWithBookSim loads our side of every configuration and pattern of the grid
+// (the booksim-CONFIG-TRAFFIC experiments) in the given mode and sets it beside
+// BookSim2's stored runs. Quick mode runs a few of the loads, shorter: its verdicts
+// are indicative, the stored full runs' are the comparison.
+func CompareWithBookSim(ctx context.Context, mode Mode, progress func(done, total int)) (*BookSimComparison, error) {
+	runs, err := BookSimRuns()
+	if err != nil {
+		return nil, err
+	}
+	c := &BookSimComparison{Runs: runs}
+	for _, ref := range BookSimCurves(runs) {
+		res, err := LoadResults(ctx, "booksim-"+ref.Config+"-"+ref.Traffic, mode, progress)
+		if err != nil {
+			return nil, err
+		}
+		ours := OurBookSimCurve(ref.Config, ref.Traffic, res.Summaries())
+		load, acc, _ := SaturationThroughput(runs, ref.Config, ref.Traffic)
+		c.Pairs = append(c.Pairs, BookSimPair{Ref: ref, Ours: ours, Agreement: CompareBookSim(ref, ours, load, acc), About: res.About()})
+	}
+	return c, nil
+}
+
+// Table is the comparison as rows: configuration, pattern, zero-load latency and
+// saturation throughput of both, the largest latency difference below 0.9 × BookSim2's
+// saturation load, and the verdict against issue 41's tolerances.
+func (c *BookSimComparison) Table() (headers []string, rows [][]string) {
+	headers = []string{"configuration", "traffic", "zero-load latency BookSim2 / ours (cycles)",
+		"saturation throughput BookSim2 / ours (flits/cycle/node)", "at load", "largest latency difference below 0.9 × saturation", "verdict"}
+	num := func(v float64, prec int) string {
+		if math.IsNaN(v) {
+			return "–"
+		}
+		return strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	for _, p := range c.Pairs {
+		a := p.Agreement
+		verdict := "agrees"
+		if ok, why := a.Agrees(); !ok {
+			verdict = "differs: " + why
+		}
+		worst := "–"
+		if a.Compared > 0 {
+			worst = fmt.Sprintf("%.1f %% at %g", 100*a.Worst, a.WorstLoad)
+		}
+		rows = append(rows, []string{a.Config, a.Traffic, num(a.ZeroLoad[0], 1) + " / " + num(a.ZeroLoad[1], 1),
+			num(a.Throughput[0], 3) + " / " + num(a.Throughput[1], 3), num(a.ThroughputLoad, 3), worst, verdict})
+	}
+	return headers, rows
+}
+
+// Figure draws one configuration's latency curves, every pattern in both simulators:
+// BookSim2 dashed, ours solid, one colour per pattern; each curve up to its last load
+// before saturation.
+func (c *BookSimComparison) Figure(config string) (plots.LinePlot, error) {
+	p := plots.LinePlot{Options: plots.Options{Title: config + ": BookSim2 (dashed) and twintorus (solid)",
+		XLabel: "offered load (flits/cycle/node)", YLabel: "mean packet latency (cycles)"}}
+	n := 0
+	for _, pair := range c.Pairs {
+		if pair.Ref.Config != config {
+			continue
+		}
+		n++
+		for i, curve := range []BookSimCurve{pair.Ref, pair.Ours} {
+			s := plots.Series{Name: pair.Ref.Traffic + [...]string{", BookSim2", ", twintorus"}[i], Color: plots.Color(n), Dash: [...]plots.Dash{plots.Dashed, plots.Solid}[i]}
+			for _, q := range curve.Points {
+				if !math.IsNaN(q.Latency) {
+					s.Points = append(s.Points, plots.Point{X: q.Load, Y: q.Latency})
+				}
+			}
+			p.Series = append(p.Series, s)
+		}
+	}
+	if n == 0 {
+		return p, fmt.Errorf("no configuration %q in the BookSim2 grid: accepted are %s", config, strings.Join(c.Configs(), ", "))
+	}
+	return p, nil
+}
+
+// Configs lists the grid's configurations in order.
+func (c *BookSimComparison) Configs() []string {
+	var names []string
+	for _, pair := range c.Pairs {
+		if !slices.Contains(names, pair.Ref.Config) {
+			names = append(names, pair.Ref.Config)
+		}
+	}
+	return names
 }

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"path"
 	"slices"
@@ -116,5 +117,76 @@ func TestSaturationLoad(t *testing.T) {
 	c.Points = c.Points[:2]
 	if got := c.SaturationLoad(); !math.IsNaN(got) {
 		t.Errorf("never reaching 60: %v, want NaN", got)
+	}
+}
+
+// bookSimAgreeing are the configurations on which our booksim mapping claims BookSim2's
+// numbers within issue 41's tolerances (docs/booksim.md): every pattern of each.
+var bookSimAgreeing = []string{"mesh88", "torus88", "torus888"}
+
+// The stored full runs of our side agree with BookSim2's stored runs on the
+// configurations we claim, within the tolerances; on the others the comparison is
+// computed and shown (validation-booksim.ipynb), not asserted.
+func TestBookSimStoredAgreement(t *testing.T) {
+	c, err := CompareWithBookSim(context.Background(), Stored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Pairs {
+		ok, why := p.Agreement.Agrees()
+		t.Logf("%s %s: agrees %v %s", p.Ref.Config, p.Ref.Traffic, ok, why)
+		if slices.Contains(bookSimAgreeing, p.Ref.Config) {
+			seen[p.Ref.Config] = true
+			if !ok {
+				t.Errorf("%s under %s: %s", p.Ref.Config, p.Ref.Traffic, why)
+			}
+		}
+	}
+	for _, name := range bookSimAgreeing {
+		if !seen[name] {
+			t.Errorf("no stored comparison of %s", name)
+		}
+	}
+}
+
+// A quick run of our side (QuickSpec: shorter windows, fewer loads and seeds) still
+// meets BookSim2's stored numbers where queues are short: zero-load latency within 5 %
+// and mean latency within 10 % at the loads below half of BookSim2's saturation load,
+// on one configuration of each kind of network the mapping claims.
+func TestBookSimQuick(t *testing.T) {
+	runs, err := BookSimRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range BookSimCurves(runs) {
+		if ref.Traffic != "uniform" || !slices.Contains([]string{"mesh88", "torus88"}, ref.Config) {
+			continue
+		}
+		res, err := LoadResults(context.Background(), "booksim-"+ref.Config+"-"+ref.Traffic, Quick, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours := OurBookSimCurve(ref.Config, ref.Traffic, res.Summaries())
+		sat := ref.SaturationLoad()
+		compared := 0
+		for i, p := range ref.Points {
+			j := slices.IndexFunc(ours.Points, func(q BookSimPoint) bool { return math.Abs(q.Load-p.Load) < 1e-9 })
+			if j < 0 || p.Load >= sat/2 {
+				continue
+			}
+			tol := BookSimLatencyTolerance
+			if i == 0 {
+				tol = BookSimZeroLoadTolerance
+			}
+			compared++
+			if d := rel(p.Latency, ours.Points[j].Latency); d > tol {
+				t.Errorf("%s %s at load %g: latency %.1f, BookSim2 %.1f (%.0f %% apart, tolerance %.0f %%)",
+					ref.Config, ref.Traffic, p.Load, ours.Points[j].Latency, p.Latency, 100*d, 100*tol)
+			}
+		}
+		if compared < 2 {
+			t.Errorf("%s %s: %d loads compared, want at least 2", ref.Config, ref.Traffic, compared)
+		}
 	}
 }
