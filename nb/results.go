@@ -188,3 +188,19 @@ func ChannelLoadOf(rt routing.Pather) *analysis.ChannelLoad {
 	}
 	return l
 }
+
+// BookSim is BookSim2's stored reference grid beside our side of it in the notebook's
+// mode (figures.CompareWithBookSim), with a progress bar while ours simulates.
+//
+//	c := nb.BookSim()
+//	nb.Table(c.Table())
+//	nb.Show(c.Figure("torus88"))
+func BookSim() *figures.BookSimComparison {
+	update, finish := bar("the BookSim2 grid")
+	c, err := figures.CompareWithBookSim(context.Background(), Mode(), update)
+	finish()
+	if err != nil {
+		panic(fmt.Errorf("nb.BookSim: %w", err))
+	}
+	return c
+}

@@ -279,3 +279,25 @@ func TestMapExamplesRefused(t *testing.T) {
 		}
 	}
 }
+
+// The engine's booksim preset is what a BookSim2 configuration that leaves every router
+// key at its default maps to (a torus with 1-cycle channels): the same router, by name.
+func TestBookSimPresetIsTheDefaultRouter(t *testing.T) {
+	m, err := mapText(t, "default.cfg", "topology = torus; k = 8; n = 2; routing_function = dim_order; use_noc_latency = 0;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, err := engine.LookupPreset("booksim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := pre.Params(), m.Engine
+	// The router's fields; packets, load, seed and the window are the run's.
+	got.PacketFlits, got.Load, got.Seed, got.Warmup, got.Measure = want.PacketFlits, want.Load, want.Seed, want.Warmup, want.Measure
+	if got != want {
+		t.Errorf("preset booksim\n%+v\nthe default BookSim2 router maps to\n%+v", got, want)
+	}
+	if pre.Deadlock != m.Deadlock {
+		t.Errorf("preset deadlock %q, mapping %q", pre.Deadlock, m.Deadlock)
+	}
+}

@@ -29,7 +29,7 @@ func (p Preset) Params() Params { return p.params }
 // Presets is the table of switch presets: the one set of named switch models that
 // run --switch and a spec's switch: key read.
 func Presets() []Preset {
-	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset(), inseePreset()}
+	return []Preset{threeDTPreset(), adaptivePreset(), cswitchPreset(), knsPreset(), extollPreset(), inseePreset(), bookSimPreset()}
 }
 
 // threeDTPreset is the 3DT papers' switch: the model's defaults (docs/model.md).
@@ -196,6 +196,41 @@ func extollPreset() Preset {
 			"512 flits per input port, split equally among the VCs the routing uses (the static model closest to EXTOLL's dynamically shared buffer)",
 			"open-loop packet lengths uniform over 1-32 cells (mean 16.5), drawn per packet (the paper gives no distribution; packet_lengths: fixed and packet_flits change it)",
 			"link and routing latencies 1 cycle (the model's defaults)",
+		},
+		params: p,
+	}
+}
+
+// bookSimPreset is BookSim2's input-queued router with its default router keys
+// (booksim_config.cpp at commit 28f4329), as the booksim mapping models it
+// (docs/booksim.md, "BookSim2's router, cycle by cycle"): the same parameters a
+// BookSim2 configuration that leaves its router keys alone maps to.
+func bookSimPreset() Preset {
+	p := Defaults()
+	p.Switching = Wormhole
+	b := Buffer{VCs: 16, Flits: 8}
+	p.Terminal, p.External, p.Internal = b, b, b
+	// A channel of 1 cycle is read the cycle after it delivers.
+	p.LinkLatency, p.TerminalLatency = 2, 2
+	p.RoutingDelay, p.FrontDelay, p.SwitchAfterVC, p.CrossbarDelay = 1, 2, 1, 1
+	p.ClassVCs, p.VCISLIP, p.SwitchISLIP = true, true, true
+	p.EjectVCs = b.VCs
+	p.KeepRingClass = true
+	return Preset{
+		Name:     "booksim",
+		Summary:  "BookSim2's input-queued router with its default router keys: wormhole, 16 VCs of 8 flits, routing, VC allocation, switch allocation and switch traversal one cycle each, iSLIP (one iteration) for VCs and the switch, credits sent at switch allocation, channels of one cycle read the cycle after",
+		Source:   "BookSim2 (Jiang et al., ISPASS 2013), src/routers/iq_router.cpp and src/booksim_config.cpp at commit 28f4329; docs/booksim.md",
+		Deadlock: "vc",
+		Stated: []string{
+			"num_vcs = 16, vc_buf_size = 8, wait_for_tail_credit = 0, hold_switch_for_packet = 0",
+			"routing_delay = 1, vc_alloc_delay = 1, sw_alloc_delay = 1, st_prepare_delay = 0, st_final_delay = 1, credit_delay = 0",
+			"vc_allocator = islip, sw_allocator = islip, alloc_iters = 1, input and output speedup 1",
+		},
+		Choices: []string{
+			"channels of 1 cycle (use_noc_latency = 0); BookSim2's tori take 2 with use_noc_latency = 1, which a configuration file maps",
+			"our packets (4 flits) and traffic; BookSim2's default packet_size is 1",
+			"dateline VCs (deadlock vc) where the routing needs a scheme: wormhole cannot use bubble flow control",
+			"a routing's VC is a class: its share of the port's VCs, taken by iSLIP (class_vcs, vc_islip); routings with one candidate per hop only",
 		},
 		params: p,
 	}

@@ -1,7 +1,8 @@
 // Command booksimgrid turns the outputs of a grid of BookSim2 runs into the reference
 // data of datasets/booksim (README.md there says how the grid was run): one CSV row
 // per run, and one experiment spec per configuration and traffic pattern that runs the
-// same points on our side through the booksim mapping (docs/booksim.md).
+// same points on our side, written out as the booksim mapping (docs/booksim.md) maps
+// the configuration, so that a spec reads without the configuration file beside it.
 //
 //	go run ./tools/booksimgrid -runs DIR -data datasets/booksim -specs datasets/experiments
 //
@@ -14,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -24,10 +26,14 @@ import (
 	"strings"
 
 	"github.com/twintorus/twintorus/sim/booksim"
+	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/topology"
+	"gopkg.in/yaml.v3"
 )
 
 func main() {
 	runs := flag.String("runs", "", "directory of BookSim2 outputs NAME-TRAFFIC-LOAD-SEED.out")
+	sat := flag.String("sat", "", "directory of BookSim2 outputs run to their end (latency_thres raised) past saturation, named alike")
 	data := flag.String("data", "datasets/booksim", "the reference data directory: configs/ in, results.csv out")
 	specs := flag.String("specs", "datasets/experiments", "where the experiment specs go")
 	flag.Parse()
@@ -35,7 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "booksimgrid: -runs DIR is required")
 		os.Exit(2)
 	}
-	if err := run(*runs, *data, *specs); err != nil {
+	if err := run(*runs, *sat, *data, *specs); err != nil {
 		fmt.Fprintln(os.Stderr, "booksimgrid:", err)
 		os.Exit(1)
 	}
@@ -48,19 +54,27 @@ type runRow struct {
 	seed          int
 	out           booksim.Output
 	cpu           float64
+	toEnd         bool // run to its end past saturation (latency_thres raised)
 }
 
-func run(runs, data, specs string) error {
+func run(runs, sat, data, specs string) error {
 	files, err := filepath.Glob(filepath.Join(runs, "*.out"))
 	if err != nil {
 		return err
 	}
+	var satFiles []string
+	if sat != "" {
+		if satFiles, err = filepath.Glob(filepath.Join(sat, "*.out")); err != nil {
+			return err
+		}
+	}
 	var rows []runRow
-	for _, f := range files {
+	for i, f := range append(files, satFiles...) {
 		r, err := readRun(f)
 		if err != nil {
 			return err
 		}
+		r.toEnd = i >= len(files)
 		if _, err := os.Stat(filepath.Join(data, "configs", r.name+".cfg")); err != nil {
 			return fmt.Errorf("%s: no configuration %s.cfg in %s", f, r.name, filepath.Join(data, "configs"))
 		}
@@ -79,7 +93,15 @@ func run(runs, data, specs string) error {
 			}
 			return 1
 		}
-		return a.seed - b.seed
+		if a.seed != b.seed {
+			return a.seed - b.seed
+		}
+		if a.toEnd != b.toEnd && !a.toEnd {
+			return -1
+		} else if a.toEnd != b.toEnd {
+			return 1
+		}
+		return 0
 	})
 	if err := writeCSV(filepath.Join(data, "results.csv"), rows); err != nil {
 		return err
@@ -127,7 +149,7 @@ func readRun(path string) (runRow, error) {
 
 // csvHeader is results.csv's columns (datasets/booksim/README.md says what each is).
 var csvHeader = []string{"config", "traffic", "load", "seed", "unstable", "packet_latency", "network_latency",
-	"flit_latency", "injected", "accepted", "hops", "cycles", "seconds", "cpu_seconds"}
+	"flit_latency", "injected", "accepted", "hops", "cycles", "seconds", "cpu_seconds", "to_end"}
 
 func writeCSV(path string, rows []runRow) error {
 	f, err := os.Create(path)
@@ -141,7 +163,7 @@ func writeCSV(path string, rows []runRow) error {
 		o := r.out
 		_ = w.Write([]string{r.name, r.traffic, g(r.load), strconv.Itoa(r.seed), strconv.FormatBool(o.Unstable),
 			g(o.PacketLatency), g(o.NetworkLatency), g(o.FlitLatency), g(o.InjectedFlits), g(o.AcceptedFlits), g(o.Hops),
-			strconv.FormatInt(o.Cycles, 10), g(o.Seconds), g(r.cpu)})
+			strconv.FormatInt(o.Cycles, 10), g(o.Seconds), g(r.cpu), strconv.FormatBool(r.toEnd)})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -182,28 +204,104 @@ func writeSpecs(rows []runRow, data, specs string) error {
 		if err != nil {
 			return fmt.Errorf("%s with traffic %s: %w", cfg, k.traffic, err)
 		}
-		rel, err := filepath.Rel(specs, cfg)
+		top, err := ourTopology(m.Topology, text)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", cfg, err)
 		}
 		var ls []string
 		for _, l := range loads[k] {
 			ls = append(ls, strconv.FormatFloat(l, 'g', -1, 64))
 		}
 		name := "booksim-" + k.name + "-" + k.traffic
+		engineKeys, err := engineYAML(m.Engine)
+		if err != nil {
+			return err
+		}
+		tie := ""
+		if m.Tie != "" {
+			tie = "tie: " + m.Tie + "\n"
+		}
 		spec := fmt.Sprintf(`# BookSim2 cross-validation (issue 41; datasets/booksim/README.md): our side of
-# BookSim2's runs of configs/%s.cfg under its traffic %s, at the loads BookSim2 ran,
-# through the booksim mapping (docs/booksim.md). Written by tools/booksimgrid.
+# BookSim2's runs of datasets/booksim/configs/%s.cfg under its traffic %s, at the
+# loads BookSim2 ran, as the booksim mapping (docs/booksim.md) maps that configuration
+# (figures.TestBookSimSpecsMapped checks it still does). Written by tools/booksimgrid.
 name: %s
-booksim: %s
-traffic: [%s]
-loads: [%s]
+topologies: ["%s"]
+routing: [%s]
+deadlock: %s
+%straffic: [%s]
+sizes: "1"
+engine:
+%sloads: [%s]
 seeds: %d
 metrics: [accepted, latency_e2e_mean, latency_network_mean, hops, saturated, stationary_windows]
-`, k.name, k.traffic, name, filepath.ToSlash(rel), m.Traffic, strings.Join(ls, ", "), seeds[k])
+`, k.name, k.traffic, name, top, m.Routing, m.Deadlock, tie, m.Traffic,
+			engineKeys, strings.Join(ls, ", "), seeds[k])
 		if err := os.WriteFile(filepath.Join(specs, name+".yaml"), []byte(spec), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ourTopology is the spec's topology for a mapped one: itself, but for an anynet file,
+// which a spec could not name from wherever it is read, the network the configuration
+// says the file was written from ("// topology: SPEC"), once the file is checked to
+// be exactly what WriteAnynet writes of it.
+func ourTopology(mapped string, cfg []byte) (string, error) {
+	file, ok := strings.CutPrefix(mapped, "anynet:")
+	if !ok {
+		return mapped, nil
+	}
+	var spec string
+	for _, line := range strings.Split(string(cfg), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "// topology: "); ok {
+			spec, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if spec == "" {
+		return "", fmt.Errorf("an anynet configuration needs a line \"// topology: SPEC\" naming the network its file was written from")
+	}
+	net, err := topology.New(spec)
+	if err != nil {
+		return "", err
+	}
+	var want bytes.Buffer
+	if err := topology.WriteAnynet(&want, net); err != nil {
+		return "", err
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		return "", fmt.Errorf("%s is not what twintorus analyze %s --anynet writes", file, spec)
+	}
+	return spec, nil
+}
+
+// engineYAML is the engine keys of e that differ from engine.Defaults(), but its load
+// and seed (the spec's axes), one "  key: value" line each in the Params field order.
+func engineYAML(e engine.Params) (string, error) {
+	e.Load, e.Seed = engine.Defaults().Load, engine.Defaults().Seed
+	var have, base yaml.Node
+	if err := have.Encode(e); err != nil {
+		return "", err
+	}
+	if err := base.Encode(engine.Defaults()); err != nil {
+		return "", err
+	}
+	def := map[string]string{}
+	for i := 0; i+1 < len(base.Content); i += 2 {
+		def[base.Content[i].Value] = base.Content[i+1].Value
+	}
+	var b strings.Builder
+	for i := 0; i+1 < len(have.Content); i += 2 {
+		k, v := have.Content[i].Value, have.Content[i+1].Value
+		if d, ok := def[k]; ok && d == v {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", k, v)
+	}
+	return b.String(), nil
 }
