@@ -120,32 +120,26 @@ func TestSaturationLoad(t *testing.T) {
 	}
 }
 
-// bookSimAgreeing are the configurations on which our booksim mapping claims BookSim2's
-// numbers within issue 41's tolerances (docs/booksim.md): every pattern of each.
-var bookSimAgreeing = []string{"mesh88", "torus88", "torus888"}
-
-// The stored full runs of our side agree with BookSim2's stored runs on the
-// configurations we claim, within the tolerances; on the others the comparison is
-// computed and shown (validation-booksim.ipynb), not asserted.
+// The stored full runs of our side agree with BookSim2's stored runs on every
+// configuration and pattern of the grid, within issue 41's tolerances, and BookSim2's
+// saturation throughput is measured on all but the two 8×8×8 torus permutations (whose
+// runs to the end past saturation BookSim2 did not finish: docs/booksim.md).
 func TestBookSimStoredAgreement(t *testing.T) {
 	c, err := CompareWithBookSim(context.Background(), Stored, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, p := range c.Pairs {
-		ok, why := p.Agreement.Agrees()
-		t.Logf("%s %s: agrees %v %s", p.Ref.Config, p.Ref.Traffic, ok, why)
-		if slices.Contains(bookSimAgreeing, p.Ref.Config) {
-			seen[p.Ref.Config] = true
-			if !ok {
-				t.Errorf("%s under %s: %s", p.Ref.Config, p.Ref.Traffic, why)
-			}
-		}
+	if len(c.Pairs) < 16 {
+		t.Errorf("%d configurations and patterns compared, want the grid's 16", len(c.Pairs))
 	}
-	for _, name := range bookSimAgreeing {
-		if !seen[name] {
-			t.Errorf("no stored comparison of %s", name)
+	for _, p := range c.Pairs {
+		a := p.Agreement
+		if ok, why := a.Agrees(); !ok {
+			t.Errorf("%s under %s: %s", a.Config, a.Traffic, why)
+		}
+		unmeasured := a.Config == "torus888" && a.Traffic != "uniform"
+		if a.Measured() == unmeasured {
+			t.Errorf("%s under %s: saturation throughput measured %v, want %v", a.Config, a.Traffic, a.Measured(), !unmeasured)
 		}
 	}
 }

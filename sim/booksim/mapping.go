@@ -327,7 +327,7 @@ func bookSimRoutings() map[string]routeDef {
 		"dim_order_torus": {"dor", "vc", "dor: both split a port's VCs into two dateline classes, let a packet take any free VC of its class (with vc_allocator = separable_input_first ours the lowest-numbered) and keep the class chosen where it turns into a dimension along that ring; BookSim2 labels the two classes the other way round"},
 		"min_adapt_mesh":  {"adaptive", "vc", "adaptive: both escape by dimension order on VC 0 and route minimally on the others; BookSim2 prefers the adaptive VCs by priority, ours by its selection function (ref)"},
 		"min_anynet":      {"min", "none", "min: both route on a shortest-path table, one port per destination; BookSim2 breaks ties between equal paths by its search order, ours takes the lowest port"},
-		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first and let a packet take any free VC (ours the lowest-numbered, BookSim2 by its VC allocator's pointers)"},
+		"ran_min_flatfly": {"fbdor", "none", "fbdor: both correct the lowest differing dimension first (BookSim2's ran_min, whatever its comment says, is not random: flatfly_outport) and let a packet take any free VC of a port (with vc_allocator = separable_input_first ours the lowest-numbered)"},
 
 		"min_adapt_torus":       {note: "minimal adaptive routing with two dateline escape VCs (0, 1) and a single adaptive VC (VC 3; VC 2 unused); ours on tori escapes by dimension order and routes adaptively on every other VC"},
 		"dim_order_ni_mesh":     {note: "dimension order with a VC chosen by the destination (no injection VC sharing)"},

@@ -225,6 +225,7 @@ func writeSpecs(rows []runRow, data, specs string) error {
 # BookSim2's runs of datasets/booksim/configs/%s.cfg under its traffic %s, at the
 # loads BookSim2 ran, as the booksim mapping (docs/booksim.md) maps that configuration
 # (figures.TestBookSimSpecsMapped checks it still does). Written by tools/booksimgrid.
+# %d replications per point (the papers use 30): as many as BookSim2's grid has seeds.
 name: %s
 topologies: ["%s"]
 routing: [%s]
@@ -235,7 +236,7 @@ engine:
 %sloads: [%s]
 seeds: %d
 metrics: [accepted, latency_e2e_mean, latency_network_mean, hops, saturated, stationary_windows]
-`, k.name, k.traffic, name, top, m.Routing, m.Deadlock, tie, m.Traffic,
+`, k.name, k.traffic, seeds[k], name, top, m.Routing, m.Deadlock, tie, m.Traffic,
 			engineKeys, strings.Join(ls, ", "), seeds[k])
 		if err := os.WriteFile(filepath.Join(specs, name+".yaml"), []byte(spec), 0o644); err != nil {
 			return err
