@@ -18,7 +18,7 @@ import (
 
 // BookSimRun is one BookSim2 run of the reference grid (datasets/booksim/README.md).
 type BookSimRun struct {
-	Config, Traffic string // the configuration (datasets/booksim/configs) and BookSim2's pattern
+	Config, Traffic string  // the configuration (datasets/booksim/configs) and BookSim2's pattern
 	Load            float64 // injection_rate, flits/cycle/node
 	Seed            int
 	Unstable        bool    // BookSim2 ended the run as unstable: past saturation

@@ -29,16 +29,40 @@ func (e *Engine) initClassVCs() {
 	for _, k := range []topology.PortKind{topology.External, topology.Internal, topology.Terminal} {
 		w.classes[k] = int32(max(e.rt.VCs(k), 1))
 	}
+	e.tabulateClasses()
 }
 
 // classRange is the VCs of class c at the far end of output port out: the first
 // global VC and how many (the buffers check guarantees at least one per class).
 func (e *Engine) classRange(out int, c int8) (first, n int32) {
-	op := &e.ports[out]
-	dp := &e.ports[e.vcs[op.down].port]
-	v, classes := int32(dp.nvc), e.wh.classes[dp.kind]
-	lo, hi := int32(c)*v/classes, (int32(c)+1)*v/classes
-	return op.down + lo, hi - lo
+	w := e.wh
+	i := out*w.classStride + int(c)
+	lo := int32(w.classStart[i])
+	return e.ports[out].down + lo, int32(w.classStart[i+1]) - lo
+}
+
+// tabulateClasses fills classStart: for every output port that has a link, the first
+// VC of each of its far end's classes and one past the last, so that classRange, on
+// every head's allocation, reads two bytes instead of dividing.
+func (e *Engine) tabulateClasses() {
+	w := e.wh
+	most := int32(1)
+	for _, n := range w.classes {
+		most = max(most, n)
+	}
+	w.classStride = int(most) + 1
+	w.classStart = make([]uint8, len(e.ports)*w.classStride)
+	for out := range e.ports {
+		op := &e.ports[out]
+		if op.down < 0 {
+			continue
+		}
+		dp := &e.ports[e.vcs[op.down].port]
+		v, classes := int32(dp.nvc), w.classes[dp.kind]
+		for c := int32(0); c <= classes; c++ {
+			w.classStart[out*w.classStride+int(c)] = uint8(c * v / classes) // v <= MaxVCs <= 64
+		}
+	}
 }
 
 // freeInClass counts the VCs of class c beyond output port out that no packet holds.

@@ -23,6 +23,10 @@ type wormhole struct {
 	// classVCs: Params.ClassVCs (classvc.go), with the routing's VC classes per port kind.
 	classVCs bool
 	classes  [3]int32
+	// classStart[out*classStride+c] is the first VC of class c beyond output port out
+	// (tabulateClasses); c = classes is one past the last.
+	classStart  []uint8
+	classStride int
 
 	// Params.SwitchAfterVC: a head allocated its output VC at cycle v crosses the
 	// switch from v+switchAfter on (from, per input VC).
