@@ -36,11 +36,12 @@
 // either mapped (its value becomes ours), accepted because BookSim2 ignores it in the
 // configurations we map (debugging outputs, keys of batch or read/write modes we
 // refuse), or refused by name unless it has BookSim2's default, with what we would
-// need to model it. docs/booksim.md lists every key. Where our model differs from
-// BookSim2's at settings we accept, Mapped.Notes says how (uniform traffic never
-// sends to the source itself, ties in even rings go the + way, our switch holds an
-// output port for a whole packet); the booksim router preset of issue 41 is where
-// the router itself is to be matched.
+// need to model it. docs/booksim.md lists every key. The mapping puts BookSim2's
+// router on our engine (the engine options of docs/booksim.md's "BookSim2's router,
+// cycle by cycle": class VCs, iSLIP for VCs and the switch, its pipeline stages) and
+// its traffic (messages to self, random ties); where our model still differs at
+// settings we accept, Mapped.Notes says how. ReadOutput reads what BookSim2 prints, for
+// the reference runs of datasets/booksim.
 //
 // The package knows BookSim2's facts only; it holds none of its code.
 package booksim
