@@ -159,6 +159,15 @@ func OurBookSimCurve(config, traffic string, sums []experiment.Summary) BookSimC
 	return c
 }
 
+// at is the curve's point at load, if it has one.
+func (c BookSimCurve) at(load float64) (BookSimPoint, bool) {
+	i := slices.IndexFunc(c.Points, func(q BookSimPoint) bool { return math.Abs(q.Load-load) < 1e-9 })
+	if i < 0 {
+		return BookSimPoint{}, false
+	}
+	return c.Points[i], true
+}
+
 // SaturationFactor defines the saturation load of a latency curve: the load at which
 // its mean latency reaches this multiple of its zero-load latency, a common convention
 // for networks on chip that both simulators' curves resolve between their loads.
@@ -232,8 +241,8 @@ func CompareBookSim(ref, ours BookSimCurve, satLoad, satAccepted float64) BookSi
 		Throughput: [2]float64{math.NaN(), math.NaN()}}
 	if satLoad > 0 {
 		a.Throughput[0] = satAccepted
-		if i := slices.IndexFunc(ours.Points, func(q BookSimPoint) bool { return math.Abs(q.Load-satLoad) < 1e-9 }); i >= 0 {
-			a.Throughput[1] = ours.Points[i].Accepted
+		if q, ok := ours.at(satLoad); ok {
+			a.Throughput[1] = q.Accepted
 		}
 	}
 	if len(ref.Points) > 0 && len(ours.Points) > 0 {
@@ -244,15 +253,12 @@ func CompareBookSim(ref, ours BookSimCurve, satLoad, satAccepted float64) BookSi
 		if !(p.Load < 0.9*a.Saturation[0]) || math.IsNaN(p.Latency) {
 			continue
 		}
-		i := slices.IndexFunc(ours.Points, func(q BookSimPoint) bool { return math.Abs(q.Load-p.Load) < 1e-9 })
-		if i < 0 {
+		q, ok := ours.at(p.Load)
+		if !ok {
 			continue
 		}
 		a.Compared++
-		d := math.Abs(ours.Points[i].Latency/p.Latency - 1)
-		if math.IsNaN(d) {
-			d = math.Inf(1) // ours past saturation where BookSim2 is not
-		}
+		d := rel(p.Latency, q.Latency) // +Inf: ours past saturation where BookSim2 is not
 		if d > a.Worst || a.Compared == 1 {
 			a.Worst, a.WorstLoad = d, p.Load
 		}

@@ -296,11 +296,7 @@ func applyPreset(cmd *cobra.Command, p *experiment.Point, pre engine.Preset, swi
 		{"stationary-tolerance", func() { p.StationaryTolerance = base.StationaryTolerance }},
 		{"stationary-windows", func() { p.StationaryWindows = base.StationaryWindows }},
 		// No flag sets these.
-		{"", func() {
-			p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
-			p.ConsumeAll, p.ReserveOutputVCs, p.ClassVCs, p.FrontDelay = base.ConsumeAll, base.ReserveOutputVCs, base.ClassVCs, base.FrontDelay
-			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP, p.VCISLIP = base.SwitchAfterVC, base.CrossbarDelay, base.EjectVCs, base.KeepRingClass, base.SwitchISLIP, base.VCISLIP
-		}},
+		{"", func() { setUnflagged(&p.Params, base) }},
 	})
 }
 
@@ -329,11 +325,18 @@ func applyBookSim(cmd *cobra.Command, p *experiment.Point, m booksim.Mapped, swi
 		{"buffer-external", func() { *external = bufferText(e.External) }},
 		{"buffer-internal", func() { *internal = bufferText(e.Internal) }},
 		// No flag sets these.
-		{"", func() {
-			p.ClassVCs, p.FrontDelay = e.ClassVCs, e.FrontDelay
-			p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs, p.KeepRingClass, p.SwitchISLIP, p.VCISLIP = e.SwitchAfterVC, e.CrossbarDelay, e.EjectVCs, e.KeepRingClass, e.SwitchISLIP, e.VCISLIP
-		}},
+		{"", func() { setUnflagged(&p.Params, e) }},
 	})
+}
+
+// setUnflagged copies from base the engine fields that no flag of run sets: the
+// switch presets' and BookSim2's router options. Presets and BookSim2 files both
+// take them from here, so a new option cannot reach one and not the other.
+func setUnflagged(p *engine.Params, base engine.Params) {
+	p.BufferSplit, p.TransitPriority, p.CrossbarPerVC = base.BufferSplit, base.TransitPriority, base.CrossbarPerVC
+	p.ConsumeAll, p.ReserveOutputVCs, p.ClassVCs, p.FrontDelay = base.ConsumeAll, base.ReserveOutputVCs, base.ClassVCs, base.FrontDelay
+	p.SwitchAfterVC, p.CrossbarDelay, p.EjectVCs = base.SwitchAfterVC, base.CrossbarDelay, base.EjectVCs
+	p.KeepRingClass, p.SwitchISLIP, p.VCISLIP = base.KeepRingClass, base.SwitchISLIP, base.VCISLIP
 }
 
 // flagValue sets the value a flag would set, from a preset or a file.
