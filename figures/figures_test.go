@@ -30,6 +30,14 @@ func TestQuickSpec(t *testing.T) {
 	if spec.Seeds != 30 || len(spec.Loads.Values) != 15 {
 		t.Error("QuickSpec changed the full spec")
 	}
+	// A curve stops one load after its first saturated one, unless the spec says otherwise.
+	if spec.PastSaturation != 0 || q.PastSaturation != 1 {
+		t.Errorf("past_saturation %d, quick %d: want 0 and 1", spec.PastSaturation, q.PastSaturation)
+	}
+	spec.PastSaturation = 3
+	if q := QuickSpec(spec); q.PastSaturation != 3 {
+		t.Errorf("quick past_saturation %d: the spec's 3 should stand", q.PastSaturation)
+	}
 }
 
 func TestQuickRunAndCurves(t *testing.T) {

@@ -229,7 +229,10 @@ const QuickKneeSteps = 2
 // QuickSpec is the quick version of a spec: two replications (so that intervals
 // exist), every third load (at least five, the highest kept), a 300-cycle warm-up and
 // QuickMeasure measured cycles, without the stationarity check (a window that short
-// proves nothing stationary, and extending it would cost what the quick run saves). A
+// proves nothing stationary, and extending it would cost what the quick run saves),
+// and each curve stopped one load after its first saturated one unless the spec says
+// otherwise (past_saturation: saturated runs cost the most, and two show that a curve
+// saturated; the notebook step spent a fifth of its time deeper in saturation). A
 // quick run then bisects each curve's knee QuickKneeSteps times. It shows each
 // figure's shape in seconds; it is what make test runs of every notebook, and its
 // numbers are not the papers' (the stored full runs are).
@@ -238,6 +241,9 @@ func QuickSpec(s experiment.Spec) experiment.Spec {
 	q.Seeds = 2
 	q.Engine.Warmup, q.Engine.Measure = 300, QuickMeasure
 	q.Engine = q.Engine.StationaryOff()
+	if q.PastSaturation == 0 {
+		q.PastSaturation = 1
+	}
 	if v := s.Loads.Values; len(v) > 5 {
 		step := max(1, min(3, len(v)/5))
 		var kept []float64

@@ -117,7 +117,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 			p.Internal = Buffer{VCs: 2, Flits: 128} // DESTRO's second VC on the joining link (cswitch-bbmin-classes)
 		}},
 		{"twisted-insee", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, nil},
-		{"twisted-insee-pt-past-saturation", "twisted:pt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.8, 3, 0, false, long},
+		{"twisted-insee-pt-past-saturation", "twisted:pt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.8, 3, 0, false, func(p *Params) { p.Warmup, p.Measure = 800, 1200 }},
 		{"twisted-insee-one-crossbar-input", "twisted:rtt:8", "twisted-adaptive:random", "insee", routing.SchemeBubble, "uniform", 0.5, 2, 0, false, func(p *Params) {
 			p.CrossbarPerVC, p.ConsumeAll, p.ReserveOutputVCs = false, false, false
 		}},
