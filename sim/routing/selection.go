@@ -30,6 +30,7 @@ func Selections() []SelectionDef {
 		{"3prio", "ref over the ports of dimensions that are not split, then the split dimension's port, then the internal link, then the escape (paper (b)'s choice)"},
 		{"first", "the first candidate that can start now, in the routing's order (adaptive before escape)"},
 		{"random", "uniformly among the available adaptive VCs, else the escape"},
+		{"minfirst", "ref over the minimal candidates' low VCs, then the non-minimal ones' (deroutes), then the minimal high ones, then the non-minimal high ones, then the escape (DAL's default)"},
 	}
 }
 
@@ -322,6 +323,9 @@ func (sel *selector) Select(s, in int, opts []Option) int {
 	if sel.perSwitch {
 		key = s
 	}
+	if sel.name == "minfirst" {
+		return sel.minFirst(base, key, opts)
+	}
 	for _, mask := range sel.levels {
 		if i := sel.pick(base, key, opts, mask); i >= 0 {
 			return i
@@ -361,6 +365,40 @@ func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 	return best
 }
 
+// minFirst is the minfirst function: round-robin among the available minimal
+// candidates whose VC is low, else among the low non-minimal ones, else the high
+// minimal ones, else the high non-minimal ones, else the escape. A deroute is taken
+// only where it is less occupied than the threshold and every minimal VC is not.
+func (sel *selector) minFirst(base, key int, opts []Option) int {
+	last := sel.ptr[key]
+	var best [4]int
+	var rank [4]uint32
+	best = [4]int{-1, -1, -1, -1}
+	for i, o := range opts {
+		if o.Escape || !o.Room {
+			continue
+		}
+		level := 0
+		if o.NonMin {
+			level = 1
+		}
+		if float64(o.Capacity-o.Credits) >= sel.threshold*float64(o.Capacity) {
+			level += 2
+		}
+		r := uint32(int32(o.Port)<<6|int32(o.VC)) - uint32(last) - 1
+		if best[level] < 0 || r < rank[level] {
+			best[level], rank[level] = i, r
+		}
+	}
+	for _, b := range best {
+		if b >= 0 {
+			sel.ptr[key] = int32(opts[b].Port)<<6 | int32(opts[b].VC)
+			return b
+		}
+	}
+	return escapeOf(opts)
+}
+
 // escapeOf is the escape candidate (the packet waits for it when it has no room), or
 // -1 when the routing offers none.
 func escapeOf(opts []Option) int {
@@ -385,6 +423,16 @@ func ZeroLoadChoices(sel Selector, s int, cands []Candidate, buf []int) []int {
 		return append(buf, 0)
 	}
 	base := x.net.PortID(s, 0)
+	if x.name == "minfirst" {
+		for i, c := range cands {
+			if !c.Escape && !c.NonMin {
+				buf = append(buf, i)
+			}
+		}
+		if len(buf) > 0 {
+			return buf
+		}
+	}
 	masks := x.levels
 	if x.name == "random" {
 		masks = []uint8{^uint8(0)}
