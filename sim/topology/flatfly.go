@@ -49,9 +49,10 @@ func flatflyFamily() FamilyDef {
 			}
 			return out
 		},
-		Size:    flatflySize,
-		Build:   buildFlatFly,
-		Routing: "fbdor",
+		Size:      flatflySize,
+		Build:     buildFlatFly,
+		Routing:   "fbdor",
+		Bisection: hyperxBisection,
 	}
 }
 

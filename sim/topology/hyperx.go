@@ -105,13 +105,24 @@ func hyperxFamily() FamilyDef {
 			"T terminals (PEs) per switch (default 1), K parallel links between two switches of a line (trunking, default 1)",
 			"hyperx:KxK...@P (n times) is flatfly:K,N@P",
 		},
-		Examples: []string{"hyperx:4x4x4@4", "hyperx:8x8@8", "hyperx:4x6@2/2"},
-		Parse:    parseHyperX,
-		Format:   formatHyperX,
-		Size:     hyperxSize,
-		Build:    buildHyperX,
-		Routing:  "hxdor",
+		Examples:  []string{"hyperx:4x4x4@4", "hyperx:8x8@8", "hyperx:4x6@2/2"},
+		Parse:     parseHyperX,
+		Format:    formatHyperX,
+		Size:      hyperxSize,
+		Build:     buildHyperX,
+		Routing:   "hxdor",
+		Bisection: hyperxBisection,
 	}
+}
+
+// hyperxBisection is [HX] §3's bisection of a hyperx or flatfly spec.
+func hyperxBisection(s Spec) (int64, string, bool) {
+	l, err := s.HyperX()
+	if err != nil {
+		return 0, "", false
+	}
+	b, ok := l.Bisection()
+	return b, "[HX] §3: K·P·S_M/4, halved across the smallest even dimension", ok
 }
 
 func parseHyperX(body string) (Spec, error) {
