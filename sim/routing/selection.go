@@ -30,7 +30,7 @@ func Selections() []SelectionDef {
 		{"3prio", "ref over the ports of dimensions that are not split, then the split dimension's port, then the internal link, then the escape (paper (b)'s choice)"},
 		{"first", "the first candidate that can start now, in the routing's order (adaptive before escape)"},
 		{"random", "uniformly among the available adaptive VCs, else the escape"},
-		{"minfirst", "ref over the minimal candidates' low VCs, then the non-minimal ones' (deroutes), then the minimal high ones, then the non-minimal high ones, then the escape (DAL's default)"},
+		{"minfirst", "DAL's default: among candidates that can start now, minimal with a low VC, then non-minimal (deroutes) with a low VC, then minimal high, then non-minimal high; else the same order among those with room (waiting for the port), then the escape; round-robin within each"},
 	}
 }
 
@@ -365,15 +365,18 @@ func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 	return best
 }
 
-// minFirst is the minfirst function: round-robin among the available minimal
-// candidates whose VC is low, else among the low non-minimal ones, else the high
-// minimal ones, else the high non-minimal ones, else the escape. A deroute is taken
-// only where it is less occupied than the threshold and every minimal VC is not.
+// minFirst is the minfirst function: among the candidates that can start now
+// (Available), round-robin among the minimal ones whose VC is low, else the low
+// non-minimal ones, else the high minimal ones, else the high non-minimal ones; when
+// none can start, the same order among those with room (the packet waits for the
+// port). A deroute is taken only when the minimal port is busy or its VC is high and
+// the deroute can go at once: in an input-queued switch a contended output shows as a
+// busy port, not as a full downstream VC, which drains as fast as the link fills it.
 func (sel *selector) minFirst(base, key int, opts []Option) int {
 	last := sel.ptr[key]
-	var best [4]int
-	var rank [4]uint32
-	best = [4]int{-1, -1, -1, -1}
+	var best [8]int
+	var rank [8]uint32
+	best = [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
 	for i, o := range opts {
 		if o.Escape || !o.Room {
 			continue
@@ -384,6 +387,9 @@ func (sel *selector) minFirst(base, key int, opts []Option) int {
 		}
 		if float64(o.Capacity-o.Credits) >= sel.threshold*float64(o.Capacity) {
 			level += 2
+		}
+		if !o.Available {
+			level += 4
 		}
 		r := uint32(int32(o.Port)<<6|int32(o.VC)) - uint32(last) - 1
 		if best[level] < 0 || r < rank[level] {
