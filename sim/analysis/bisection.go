@@ -118,19 +118,21 @@ func refineCut(net *topology.Network, side []bool) int64 {
 		}
 		return g
 	}
-	for range n * n {
+	g := make([]int32, n)
+	for range n * n { // each swap cuts fewer links: at most as many swaps as links
+		for v := range g {
+			g[v] = gain(v)
+		}
 		bestA, bestB, best := -1, -1, int32(0)
 		for a := 0; a < n; a++ {
 			if !side[a] {
 				continue
 			}
-			ga := gain(a)
 			for b := 0; b < n; b++ {
-				if side[b] {
-					continue
-				}
-				if g := ga + gain(b) - 2*w[a*n+b]; g > best {
-					bestA, bestB, best = a, b, g
+				if !side[b] {
+					if d := g[a] + g[b] - 2*w[a*n+b]; d > best {
+						bestA, bestB, best = a, b, d
+					}
 				}
 			}
 		}
