@@ -462,3 +462,47 @@ func (s *networkSide) draw(c draw.Canvas, data vg.Rectangle) {
 		l.draw(c, data)
 	}
 }
+
+// Beside puts drawings side by side, left to right, as one: each keeps its title as a
+// note above it, and all share one colour scale (the largest top of theirs), so that
+// loads compare at a glance. Legend entries are the first drawing's.
+func Beside(title string, ps ...NetworkPlot) (NetworkPlot, error) {
+	if len(ps) == 0 {
+		return NetworkPlot{}, fmt.Errorf("plots: Beside needs at least one network")
+	}
+	out := NetworkPlot{Options: Options{Title: title}, Unit: ps[0].Unit, Groups: ps[0].Groups, NodeRadius: ps[0].NodeRadius}
+	x := 0.0
+	for _, p := range ps {
+		if err := p.check(); err != nil {
+			return NetworkPlot{}, err
+		}
+		out.Max = max(out.Max, p.top())
+		if out.Emphasis == "" {
+			out.Emphasis = p.Emphasis
+		}
+		xmin, xmax, _, ymax := p.extent()
+		dx := x - xmin
+
+		for _, n := range p.Nodes {
+			n.X += dx
+			out.Nodes = append(out.Nodes, n)
+		}
+		for _, c := range p.Channels {
+			path := make([]Pos, len(c.Path))
+			for j, q := range c.Path {
+				path[j] = Pos{X: q.X + dx, Y: q.Y}
+			}
+			c.Path = path
+			out.Channels = append(out.Channels, c)
+		}
+		for _, n := range p.Notes {
+			n.X += dx
+			out.Notes = append(out.Notes, n)
+		}
+		if p.Title != "" {
+			out.Notes = append(out.Notes, NetworkNote{X: (xmin+xmax)/2 + dx, Y: ymax + 1, Text: p.Title})
+		}
+		x += xmax - xmin + 2
+	}
+	return out, nil
+}
