@@ -172,6 +172,7 @@ func layGrid(net *topology.Network) *Layout {
 		cols = max(1, min(panels, int(math.Round(math.Sqrt(float64(panels)*4/3*h/w)))))
 	}
 	twin := net.IsTwin()
+	l.Radius = 0.09
 	if twin {
 		l.Radius = 0.08
 	} else if net.SwitchesPerNode() > 1 {

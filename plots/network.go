@@ -250,24 +250,46 @@ func (p NetworkPlot) extent() (xmin, xmax, ymin, ymax float64) {
 }
 
 // Size is the size to draw the figure at, width wide: its height keeps the drawing's
-// proportions (between a fifth and twice the width).
+// proportions, but is at least what the colour bar and legend need and what keeps the
+// notes apart (a level's name from the next one's), and at most three times the width.
 func (p NetworkPlot) Size(width vg.Length) (w, h vg.Length) {
 	f, err := p.Figure()
 	if err != nil {
 		return width, width * 2 / 3
 	}
 	side := vg.Length(0)
-	if f.side != nil {
-		side = f.side.width(width / 2)
+	need := vg.Length(0) // the data area's least height
+	if ns, ok := f.side.(*networkSide); ok {
+		side = ns.width(width / 2)
+		if ns.bar {
+			need = 120
+			if len(ns.entries) > 0 {
+				need = 120/barShare + vg.Length(len(ns.entries))*14
+			}
+		} else {
+			need = vg.Length(len(ns.entries)) * 14
+		}
 	}
 	title := vg.Length(0)
 	if p.Title != "" {
 		title = vg.Points(titleSize + titleGap + 4)
 	}
-	xmin, xmax, ymin, ymax := f.plot.X.Min, f.plot.X.Max, f.plot.Y.Min, f.plot.Y.Max
+	xspan, yspan := f.plot.X.Max-f.plot.X.Min, f.plot.Y.Max-f.plot.Y.Min
+	// Notes on different rows must stand a line apart.
+	gap := math.Inf(1)
+	for i, a := range p.Notes {
+		for _, b := range p.Notes[i+1:] {
+			if d := math.Abs(a.Y - b.Y); d > 0 {
+				gap = min(gap, d)
+			}
+		}
+	}
+	if !math.IsInf(gap, 1) {
+		need = max(need, vg.Length(yspan/gap)*vg.Points(legendSize+4))
+	}
 	data := width - side - 2*margin
-	h = data*vg.Length((ymax-ymin)/(xmax-xmin)) + title + 2*margin
-	return width, max(width/5, min(h, 2*width))
+	h = max(data*vg.Length(yspan/xspan), need) + title + 2*margin
+	return width, min(h, 3*width)
 }
 
 func nodeColor(c Color) color.Color {
@@ -282,6 +304,7 @@ type networkDrawing struct {
 	p      NetworkPlot
 	radius float64
 	hi     float64
+	top    vg.Length // the widest channel, at the top of the scale (set by Plot)
 }
 
 func (d *networkDrawing) width(v float64) vg.Length {
@@ -292,11 +315,24 @@ func (d *networkDrawing) width(v float64) vg.Length {
 	if d.hi > 0 {
 		t = math.Min(1, v/d.hi)
 	}
-	return vg.Points(chanMinWidth + t*(chanMaxWidth-chanMinWidth))
+	lo := min(vg.Points(chanMinWidth), d.top/3)
+	return lo + vg.Length(t)*(d.top-lo)
 }
 
 func (d *networkDrawing) Plot(c draw.Canvas, pl *plot.Plot) {
 	trX, trY := pl.Transforms(&c)
+	// The widest channel is a sixth of the median channel's length (or of the node
+	// spacing, for stubs), up to chanMaxWidth: dense drawings get thin lines.
+	lengths := make([]float64, 0, len(d.p.Channels))
+	for _, ch := range d.p.Channels {
+		a, b := ch.Path[0], ch.Path[len(ch.Path)-1]
+		lengths = append(lengths, math.Hypot(float64(trX(a.X)-trX(b.X)), float64(trY(a.Y)-trY(b.Y))))
+	}
+	d.top = vg.Points(chanMaxWidth)
+	if len(lengths) > 0 {
+		sort.Float64s(lengths)
+		d.top = max(vg.Points(0.8), min(d.top, vg.Length(lengths[len(lengths)/2]/6)))
+	}
 	// Channels in order of value, so the busiest are on top; emphasised ones after the
 	// others of the same value.
 	order := make([]int, len(d.p.Channels))
