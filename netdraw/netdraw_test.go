@@ -10,6 +10,7 @@ import (
 
 	"github.com/twintorus/twintorus/plots"
 	"github.com/twintorus/twintorus/sim/analysis"
+	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
 )
@@ -233,5 +234,35 @@ func BenchmarkDraw4096(b *testing.B) {
 			}
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/draw")
 		})
+	}
+}
+
+// Frames share one colour scale, the busiest drawn channel of any frame (a terminal
+// port's ejection load is not drawn and does not set it), and name their cycles.
+func TestFramesShareScale(t *testing.T) {
+	net := topology.MustNew("torus:4x4")
+	l, err := Lay(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := net.PortID(0, net.TerminalPort(0))
+	cf := &engine.ChannelFrames{Cycles: 100, End: 250, Util: make([][]float64, 3)}
+	for f := range cf.Util {
+		cf.Util[f] = make([]float64, net.TotalPorts())
+		cf.Util[f][0] = 0.1 * float64(f+1)
+		cf.Util[f][term] = 0.9
+	}
+	ps, err := l.Frames(cf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 3 || math.Abs(ps[0].Max-0.3) > 1e-12 || ps[2].Max != ps[0].Max {
+		t.Fatalf("%d frames, scale tops %v … %v: want 3 frames on a scale to 0.3", len(ps), ps[0].Max, ps[len(ps)-1].Max)
+	}
+	if !strings.HasSuffix(ps[2].Title, "cycles 200–250") {
+		t.Errorf("last frame titled %q, want it to end at the run's end, cycle 250", ps[2].Title)
+	}
+	if _, err := l.Frames(nil, Options{}); err == nil {
+		t.Error("no error for no frames")
 	}
 }
