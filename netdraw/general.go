@@ -22,6 +22,10 @@ const (
 	mdsPivots   = 50
 	forceRounds = 60
 	forceReach  = 2.0 // repulsion acts within this many link lengths
+	// forcePeers bounds the switches that push one switch in a round: where the
+	// scaling packed many on little room (a 3D torus), the nearest cells' first ones
+	// suffice to spread them, and the pass stays linear.
+	forcePeers = 48
 )
 
 // layGeneral lays out any network by its graph (links as undirected edges).
@@ -135,12 +139,20 @@ func pivotMDS(adj [][]int32) []plots.Pos {
 	}
 	var vecs mat.Dense
 	eig.VectorsTo(&vecs)
-	// Eigenvalues come in ascending order: the last two columns span the plane.
+	// Eigenvalues come in ascending order: the last two columns span the plane. A
+	// quarter of the next two is added: symmetric networks have equal eigenvalues, and
+	// two eigenvectors of one ring would put every switch of a line on one spot (a
+	// torus saved as a file), which the force pass would then take long to pull apart.
+	dims := min(k, 4)
 	var xy mat.Dense
-	xy.Mul(d, vecs.Slice(0, k, k-2, k))
+	xy.Mul(d, vecs.Slice(0, k, k-dims, k))
 	spread := 0.0
 	for i := 0; i < n; i++ {
-		pos[i] = plots.Pos{X: xy.At(i, 1), Y: xy.At(i, 0)}
+		pos[i] = plots.Pos{X: xy.At(i, dims-1), Y: xy.At(i, dims-2)}
+		if dims == 4 {
+			pos[i].X += 0.25 * xy.At(i, 1)
+			pos[i].Y += 0.25 * xy.At(i, 0)
+		}
 		spread += math.Abs(pos[i].X) + math.Abs(pos[i].Y)
 	}
 	if !(spread > 0) || math.IsNaN(spread) {
@@ -196,25 +208,25 @@ func relax(pos []plots.Pos, adj [][]int32) {
 		}
 		for i := range pos {
 			ci := cells[i]
-			for dx := -1; dx <= 1; dx++ {
-				for dy := -1; dy <= 1; dy++ {
-					c := cell{ci.x + dx, ci.y + dy}
-					for h := find(c); h < n && cells[order[h]] == c; h++ {
-						j := int(order[h])
-						if j == i {
-							continue
-						}
-						vx, vy := pos[i].X-pos[j].X, pos[i].Y-pos[j].Y
-						d2 := vx*vx + vy*vy
-						if d2 == 0 {
-							// One spot: apart along a direction of the pair's ids.
-							a := float64(i*7919+j*104729) * 0.618
-							vx, vy, d2 = math.Cos(a)*1e-3, math.Sin(a)*1e-3, 1e-6
-						}
-						if d2 < forceReach*forceReach {
-							force[i].X += vx / d2
-							force[i].Y += vy / d2
-						}
+			peers := 0
+			for _, off := range [9][2]int{{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
+				c := cell{ci.x + off[0], ci.y + off[1]}
+				for h := find(c); h < n && cells[order[h]] == c && peers < forcePeers; h++ {
+					j := int(order[h])
+					if j == i {
+						continue
+					}
+					vx, vy := pos[i].X-pos[j].X, pos[i].Y-pos[j].Y
+					d2 := vx*vx + vy*vy
+					if d2 == 0 {
+						// One spot: apart along a direction of the pair's ids.
+						a := float64(i*7919+j*104729) * 0.618
+						vx, vy, d2 = math.Cos(a)*1e-3, math.Sin(a)*1e-3, 1e-6
+					}
+					if d2 < forceReach*forceReach {
+						force[i].X += vx / d2
+						force[i].Y += vy / d2
+						peers++
 					}
 				}
 			}
