@@ -301,6 +301,29 @@ func (r *Dragonfly) firstPort(x, o int) int {
 	return l.LocalPort(x, o/l.H)
 }
 
+// Path appends the hops of the route that takes Route's first candidate at every
+// switch, the packet's tag carried along: under dfmin the minimal route (through the
+// first link of a pair when several join two groups), whose channel loads `twintorus
+// analyze` reports; under the others one of their routes (UGAL's and PAR's minimal
+// one, Valiant's through the first group it may take).
+func (r *Dragonfly) Path(src, dst int, buf []Step) []Step {
+	net := r.net
+	at := net.Attachment(src)
+	s, in := int(at.Switch), int(at.Port)
+	h := Head{Src: int32(src), Dst: int32(dst)}
+	var c [8]Candidate
+	for range 8 {
+		cand := r.Route(s, in, 0, h, c[:0])[0]
+		buf = append(buf, Step{Switch: s, Port: int(cand.Port)})
+		port := net.Port(s, int(cand.Port))
+		if port.Kind == topology.Terminal {
+			return buf
+		}
+		s, in, h.Tag = int(port.Peer), int(port.PeerPort), cand.Tag
+	}
+	panic(fmt.Sprintf("routing %s: the route from PE %d to PE %d does not arrive", r.Name(), src, dst))
+}
+
 // UGALMinimal is UGAL's decision (Singh's universal globally adaptive load-balanced
 // routing, as the dragonfly paper states it, [DF] §4.1): take the minimal route when
 // its queue occupancy times its hop count is at most the non-minimal route's, plus a

@@ -117,6 +117,9 @@ func dragonflyFamily() FamilyDef {
 		Size:     dragonflySize,
 		Build:    buildDragonfly,
 		Routing:  "dfmin",
+		// The minimal routes' channel loads, not the shortest paths' (two global hops
+		// are sometimes shorter than local-global-local).
+		LoadRouting: "dfmin",
 	}
 }
 
