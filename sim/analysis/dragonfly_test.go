@@ -75,3 +75,51 @@ func TestDragonflyTooFewClassesDeadlock(t *testing.T) {
 }
 
 func (v vcCap) Tags() int { return v.Func.(interface{ Tags() int }).Tags() }
+
+// Minimal routing's uniform channel loads against their closed forms (g = a·h + 1):
+// the global link from group G to group X carries the routes of all a·p PEs of G to
+// all a·p of X, (a·p)²; the local link from router r to r' carries r's PEs' routes to
+// the h groups r' links to (p·h·a·p), the routes arriving by r's h global links for
+// r''s PEs (h·a·p·p) and r's PEs' routes to r''s (p²): p²·(2ah + 1) in all, the
+// busiest channel. The uniform bound is (N − 1)/(p²(2ah + 1)), above 1 for balanced
+// dragonflies, which inject at most 1 flit/cycle/PE.
+func TestDragonflyMinimalLoad(t *testing.T) {
+	for _, spec := range []string{"dragonfly:2", "dragonfly:3", "dragonfly:4", "dragonfly:4,3,2", "dragonfly:2/relative"} {
+		net := topology.MustNew(spec)
+		rt, err := routing.New("dfmin", net, routing.SchemeNone, routing.TieDefault)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := net.Spec().Dragonfly()
+		load, err := Load(context.Background(), rt.(routing.Pather))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, p, h := int64(l.A), int64(l.P), int64(l.H)
+		maxGlobal, maxLocal := int64(0), int64(0)
+		for s := 0; s < net.Switches(); s++ {
+			for q := 0; q < net.Ports(s); q++ {
+				port := net.Port(s, q)
+				if port.Kind == topology.Terminal {
+					continue
+				}
+				n := load.Routes(s, q)
+				if net.Group(int(port.Peer)) != net.Group(s) {
+					if n != a*p*a*p {
+						t.Fatalf("%s: global channel %d/%d carries %d routes; want (ap)² = %d", spec, s, q, n, a*p*a*p)
+					}
+					maxGlobal = max(maxGlobal, n)
+				} else {
+					if n != p*p*(2*a*h+1) {
+						t.Fatalf("%s: local channel %d/%d carries %d routes; want p²(2ah+1) = %d", spec, s, q, n, p*p*(2*a*h+1))
+					}
+					maxLocal = max(maxLocal, n)
+				}
+			}
+		}
+		if load.MaxRoutes != max(maxGlobal, maxLocal) {
+			t.Errorf("%s: busiest channel %d routes", spec, load.MaxRoutes)
+		}
+		t.Logf("%s: uniform channel bound %.4f (global links alone %.4f)", spec, load.ChannelBound, float64(net.Terminals()-1)/float64(maxGlobal))
+	}
+}
