@@ -36,7 +36,7 @@ const (
 // takes the local link to it, under every routing.
 //
 // Deadlock freedom comes from VC classes that rise along every route (Dally and Seitz;
-// [DF] §4.1 gives the counts): the local VC is the number of global hops taken so far
+// [DF] §4 gives the counts): the local VC is the number of global hops taken so far
 // (plus, under PAR, one for a second local hop in the source group), the global VC
 // likewise, so the classes of a route's channels strictly increase:
 //
@@ -325,7 +325,7 @@ func (r *Dragonfly) Path(src, dst int, buf []Step) []Step {
 }
 
 // UGALMinimal is UGAL's decision (Singh's universal globally adaptive load-balanced
-// routing, as the dragonfly paper states it, [DF] §4.1): take the minimal route when
+// routing, as the dragonfly paper states it, [DF] §4): take the minimal route when
 // its queue occupancy times its hop count is at most the non-minimal route's, plus a
 // threshold. Any network's UGAL uses it; what queues and hops are is the routing's.
 func UGALMinimal(qMin, hMin, qNon, hNon, threshold int) bool {

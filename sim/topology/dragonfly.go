@@ -18,7 +18,7 @@ const (
 	// global ports of a group, router by router (port o = r·h + k for port k of router
 	// r), lead to the other groups in increasing order of their numbers, skipping the
 	// group itself, and around again when there are fewer than a·h other groups. In
-	// the paper's example (g = 9, a = 4, h = 2, [DF] Fig. 5) router 0 of group 0 thus
+	// the paper's example (g = 9, a = 4, h = 2, p = 2, [DF] §3) router 0 of group 0 thus
 	// links to groups 1 and 2, router 1 to groups 3 and 4, and so on; BookSim2's
 	// dragonfly, by the paper's authors, connects its groups the same way.
 	ArrConsecutive = "consecutive"

@@ -35,7 +35,7 @@ func TestDragonflyCounts(t *testing.T) {
 		spec       string
 		a, p, h, g int
 	}{
-		{"dragonfly:2", 4, 2, 2, 9}, // the paper's Fig. 5 example: 72 PEs
+		{"dragonfly:2", 4, 2, 2, 9}, // the paper's 72-PE example ([DF] §3)
 		{"dragonfly:2/relative", 4, 2, 2, 9},
 		{"dragonfly:3", 6, 3, 3, 19},
 		{"dragonfly:4", 8, 4, 4, 33},

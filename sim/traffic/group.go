@@ -10,11 +10,11 @@ import (
 )
 
 // groupShift sends every message of a PE in group i to a PE of group i + K (mod G):
-// one drawn uniformly per message, the dragonfly paper's adversarial pattern ADV
-// ("each node in group i sends to a randomly selected node in group i + 1", [DF]
-// §4.2), or with /same the PE of the same index in that group (a permutation). It
-// needs a network that declares groups of switches (topology.Network.Groups: the
-// dragonfly's); a PE's group is its switch's.
+// one drawn uniformly per message, the dragonfly paper's adversarial pattern, in which
+// every node of group i sends to a random node of group i + 1 ([DF] §4), or with /same
+// the PE of the same index in that group (a permutation). It needs a network that
+// declares groups of switches (topology.Network.Groups: the dragonfly's); a PE's group
+// is its switch's.
 type groupShift struct {
 	name    string
 	same    bool
