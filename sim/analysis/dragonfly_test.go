@@ -80,7 +80,7 @@ func (v vcCap) Tags() int { return v.Func.(interface{ Tags() int }).Tags() }
 // the global link from group G to group X carries the routes of all a·p PEs of G to
 // all a·p of X, (a·p)²; the local link from router r to r' carries r's PEs' routes to
 // the h groups r' links to (p·h·a·p), the routes arriving by r's h global links for
-// r''s PEs (h·a·p·p) and r's PEs' routes to r''s (p²): p²·(2ah + 1) in all, the
+// r”s PEs (h·a·p·p) and r's PEs' routes to r”s (p²): p²·(2ah + 1) in all, the
 // busiest channel. The uniform bound is (N − 1)/(p²(2ah + 1)), above 1 for balanced
 // dragonflies, which inject at most 1 flit/cycle/PE.
 func TestDragonflyMinimalLoad(t *testing.T) {
