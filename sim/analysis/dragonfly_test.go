@@ -78,9 +78,9 @@ func (v vcCap) Tags() int { return v.Func.(interface{ Tags() int }).Tags() }
 
 // Minimal routing's uniform channel loads against their closed forms (g = a·h + 1):
 // the global link from group G to group X carries the routes of all a·p PEs of G to
-// all a·p of X, (a·p)²; the local link from router r to r' carries r's PEs' routes to
-// the h groups r' links to (p·h·a·p), the routes arriving by r's h global links for
-// r”s PEs (h·a·p·p) and r's PEs' routes to r”s (p²): p²·(2ah + 1) in all, the
+// all a·p of X, (a·p)²; the local link from router r to r′ carries r's PEs' routes to
+// the h groups r′ links to (p·h·a·p), the routes arriving by r's h global links for
+// those of r′ (h·a·p·p) and r's PEs' routes to r′'s (p²): p²·(2ah + 1) in all, the
 // busiest channel. The uniform bound is (N − 1)/(p²(2ah + 1)), above 1 for balanced
 // dragonflies, which inject at most 1 flit/cycle/PE.
 func TestDragonflyMinimalLoad(t *testing.T) {
