@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -218,4 +219,74 @@ func groupsOf(net *topology.Network, sw []int) int {
 		g[net.Group(s)] = true
 	}
 	return len(g)
+}
+
+// Valiant's channel loads under the adversarial group shift, by enumeration of every
+// source, destination and intermediate group (each 1/(g−2) of a pair's traffic),
+// against the closed form: the global link from group G to group X carries the
+// first hops of G's PEs through X and the second hops through G of the PEs of group
+// X − 1, each a·p·λ/(g−2), except the links from G to G + 1, which carry neither; so
+// VAL's throughput under the shift is at most (g−2)/(2ap), just under half.
+func TestDragonflyValiantShiftLoad(t *testing.T) {
+	for _, spec := range []string{"dragonfly:2", "dragonfly:3,2,1", "dragonfly:2/relative"} {
+		r := newDF(t, spec, "dfval")
+		net, l := r.net, r.l
+		load := make([]float64, net.TotalPorts())
+		ap := l.A * l.P
+		for src := 0; src < net.Terminals(); src++ {
+			sg := src / ap
+			dg := (sg + 1) % l.G
+			for dst := dg * ap; dst < (dg+1)*ap; dst++ {
+				for i := 0; i < l.G; i++ {
+					if i == sg || i == dg {
+						continue
+					}
+					s, in := int(net.Attachment(src).Switch), int(net.Attachment(src).Port)
+					h := Head{Src: int32(src), Dst: int32(dst), Tag: uint8(i + 1)}
+					for hop := 0; ; hop++ {
+						var c []Candidate
+						if hop == 0 { // the Valiant route through group i among Route's
+							for _, x := range r.Route(s, in, 0, Head{Src: int32(src), Dst: int32(dst)}, nil) {
+								if x.Tag == h.Tag {
+									c = append(c, x)
+								}
+							}
+						} else {
+							c = r.Route(s, in, 0, h, nil)
+						}
+						if len(c) != 1 {
+							t.Fatalf("%s: %d candidates", spec, len(c))
+						}
+						p := net.Port(s, int(c[0].Port))
+						if p.Kind == topology.Terminal {
+							break
+						}
+						load[net.PortID(s, int(c[0].Port))] += 1 / float64(ap*(l.G-2))
+						s, in, h.Tag = int(p.Peer), int(p.PeerPort), c[0].Tag
+					}
+				}
+			}
+		}
+		want := 2 * float64(ap) / float64(l.G-2)
+		for s := 0; s < net.Switches(); s++ {
+			for q := 0; q < net.Ports(s); q++ {
+				p := net.Port(s, q)
+				if p.Kind == topology.Terminal {
+					continue
+				}
+				g, x := net.Group(s), net.Group(int(p.Peer))
+				if g == x {
+					continue
+				}
+				w := want
+				if x == (g+1)%l.G {
+					w = 0
+				}
+				if got := load[net.PortID(s, q)]; math.Abs(got-w) > 1e-9 {
+					t.Fatalf("%s: global link %d -> %d carries %.6f per unit of injection; want %.6f", spec, g, x, got, w)
+				}
+			}
+		}
+		t.Logf("%s: VAL under groupshift at most %.4f flits/cycle/PE by its global links", spec, 1/want)
+	}
 }
