@@ -137,9 +137,8 @@ func TestBookSimStoredAgreement(t *testing.T) {
 		if ok, why := a.Agrees(); !ok {
 			t.Errorf("%s under %s: %s", a.Config, a.Traffic, why)
 		}
-		unmeasured := a.Config == "torus888" && a.Traffic != "uniform"
-		if a.Measured() == unmeasured {
-			t.Errorf("%s under %s: saturation throughput measured %v, want %v", a.Config, a.Traffic, a.Measured(), !unmeasured)
+		if !a.Measured() {
+			t.Errorf("%s under %s: saturation throughput not measured", a.Config, a.Traffic)
 		}
 	}
 }

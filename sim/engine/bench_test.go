@@ -202,3 +202,12 @@ func BenchmarkTwin4x4x4SaturatedUniformLengths(b *testing.B) {
 	p.PacketFlits, p.PacketLengths = 8, LengthsUniform
 	benchSteady(b, "twin:4x4x4/D", routing.SchemeBubble, 0.4, p)
 }
+
+// BenchmarkTorus8x8x8BookSim is the target network with BookSim2's router (the booksim
+// preset: wormhole, 4 VCs of 8 flits allocated per class, iSLIP for VCs and the switch,
+// BookSim2's pipeline) at 0.225 flits/cycle/PE, below saturation: the configuration
+// BENCHMARKS.md times against BookSim2 itself.
+func BenchmarkTorus8x8x8BookSim(b *testing.B) {
+	pre, _ := LookupPreset("booksim")
+	benchSteady(b, "torus:8x8x8", routing.SchemeVC, 0.225, pre.Params())
+}

@@ -480,9 +480,9 @@ func (w *worker) begin(e *Engine) {
 		we.voq = &w.voq
 	}
 	if e.wh != nil {
-		active, winners := w.wh.active, w.wh.winners
+		active, winners, reqs := w.wh.active, w.wh.winners, w.wh.reqs
 		w.wh = *e.wh
-		w.wh.active, w.wh.winners = active, winners
+		w.wh.active, w.wh.winners, w.wh.reqs = active, winners, reqs
 		we.wh = &w.wh
 	}
 }
