@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -170,6 +171,9 @@ func parseDragonfly(body string) (Spec, error) {
 	}
 	if int64(a)*g64 > MaxSwitches {
 		return Spec{}, fmt.Errorf("dragonfly: %d routers: accepted networks have at most %d switches", int64(a)*g64, MaxSwitches)
+	}
+	if ports := int64(a) * g64 * (int64(a) - 1 + int64(h) + int64(p)); ports > math.MaxInt32 {
+		return Spec{}, fmt.Errorf("dragonfly: %d ports in all: accepted networks have at most %d (port ids are 32-bit)", ports, math.MaxInt32)
 	}
 	g = int(g64)
 	cfg := ""
