@@ -22,7 +22,11 @@ type Candidate struct {
 	VC     int8
 	Bubble bool
 	Escape bool
-	Tag    uint8
+	// NonMin marks a non-minimal hop (a deroute: DAL on HyperX), which the minfirst
+	// selection function takes only when the minimal candidates' VCs are high.
+	NonMin bool
+	// Tag is the routing's state for the packet's next hop (see above).
+	Tag uint8
 }
 
 // Head describes the packet being routed.

@@ -37,6 +37,8 @@ PERM/ORDER       any of the five above on ids that number the nodes with their c
 tornado[:SHAPE]  every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot;
                  with SHAPE (e.g. 64x64) the coordinates of PE id = c0 + K0*(c1 + ...) instead
 neighbor[:SHAPE] every node coordinate + 1 mod k (also: neighbour); SHAPE as for tornado
+shift[:D[+S]]    node coordinate D (default 0) + S (default 1) mod k, the others kept: the
+                 dimension-aligned shift, HyperX's adversarial pattern
 hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
                  HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
                  PEs, e.g. 12.5%, placed by /PLACE: hotspot:0.2@5%/lowest
@@ -50,7 +52,7 @@ groupshift[:K][/same]  every PE of group i to a random PE of group i+K mod G (de
 PATTERN+self     uniform or a permutation whose PEs also send to themselves (BookSim2's):
                  uniform among all N PEs, fixed points to themselves, e.g. uniform+self`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..., groupshift[:K][/same]"
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..., groupshift[:K][/same]"
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -88,6 +90,8 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 		return newZipf(arg, l)
 	case "pairs":
 		return newPairs(arg, l)
+	case "shift":
+		return newShift(arg, l)
 	case "groupshift", "groupshift/same":
 		if name == "groupshift/same" { // no shift given: groupshift/same
 			arg, hasArg = "/same", true
