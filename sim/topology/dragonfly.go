@@ -15,13 +15,13 @@ const FamilyDragonfly Family = "dragonfly"
 
 // The global-link arrangements of the dragonfly family (Spec.Config).
 const (
-	// ArrConsecutive is the dragonfly paper's arrangement and the default: the a·h
-	// global ports of a group, router by router (port o = r·h + k for port k of router
-	// r), lead to the other groups in increasing order of their numbers, skipping the
-	// group itself, and around again when there are fewer than a·h other groups. In
-	// the paper's example (g = 9, a = 4, h = 2, p = 2, [DF] §3) router 0 of group 0 thus
-	// links to groups 1 and 2, router 1 to groups 3 and 4, and so on; BookSim2's
-	// dragonfly, by the paper's authors, connects its groups the same way.
+	// ArrConsecutive is the default, the arrangement read as the dragonfly paper's:
+	// the a·h global ports of a group, router by router (port o = r·h + k for port k of
+	// router r), lead to the other groups in increasing order of their numbers,
+	// skipping the group itself, and around again when there are fewer than a·h other
+	// groups. BookSim2's dragonfly, from the paper's authors' group, wires its groups
+	// so: in the paper's 72-PE example (g = 9, a = 4, h = 2) router 0 of group 0 links
+	// to groups 1 and 2, router 1 to groups 3 and 4, and so on.
 	ArrConsecutive = "consecutive"
 	// ArrRelative numbers the other groups from the group itself instead: port o of
 	// group G leads to group G + 1 + (o mod (g−1)) (mod g), so every group sees the
