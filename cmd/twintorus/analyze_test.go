@@ -173,7 +173,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"analyze"}, []string{"needs a TOPOLOGY", "twin:4x4x4/D"}},
 		{[]string{"configs"}, []string{"needs a TOPOLOGY", "twin:4x4x4"}},
 		{[]string{"analyze", "torus:4x4", "mesh:4x4"}, []string{"one TOPOLOGY argument"}},
-		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, twisted, tct, toroid, tcc, tofu, ktree, fattree, kns, flatfly, hyperx, slimfly, file and anynet"}},
+		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, twisted, tct, toroid, tcc, tofu, ktree, fattree, kns, flatfly, hyperx, slimfly, dragonfly, file and anynet"}},
 		{[]string{"analyze", "torus:0x4"}, []string{"radix 0", "accepted are 2 to"}},
 		{[]string{"analyze", "torus:1x4"}, []string{"radix 1", "accepted are 2 to"}},
 		{[]string{"analyze", "twin:4x4x4/x+,x+,y+"}, []string{"listed twice"}},

@@ -132,8 +132,17 @@ func CheckRoutingWith(ctx context.Context, net *topology.Network, rt routing.Fun
 		salts = sc.SaltClasses()
 	}
 
-	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf, cutThrough: opts.CutThrough,
-		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true,
+	// A routing whose packets carry state from hop to hop (routing.Candidate.Tag) says
+	// how many values it uses; a situation is then also its tag.
+	tags := 1
+	if tg, ok := rt.(interface{ Tags() int }); ok && tg.Tags() > 1 {
+		tags = tg.Tags()
+		if int64(nch)*2*int64(tags) > 1<<31 {
+			return nil, fmt.Errorf("checking %s on %s: %d channels times %d tags are too many", rt.Name(), net, nch, tags)
+		}
+	}
+	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf, cutThrough: opts.CutThrough, tags: tags,
+		seen: make([]uint32, 2*nch*tags), escapeCh: make([]bool, nch), sticky: true,
 		edges: newEdgeSet(nch), escEdges: newEdgeSet(nch)}
 	if st, ok := rt.(interface{ Sticky() bool }); ok && !st.Sticky() {
 		c.sticky = false
@@ -266,6 +275,7 @@ type checker struct {
 	rt       routing.Func
 	rep      *RoutingReport
 	maxVC    int
+	tags     int // tag values of the routing (1: none)
 	vcs      [3]int
 	chanOf   func(s, p, vc int) int
 	stamp    uint32
@@ -297,6 +307,7 @@ type checker struct {
 type situation struct {
 	s, in, vc, ch, last int32
 	escaped             bool
+	tag                 uint8 // the routing's state carried from the last hop
 }
 
 // ringOfCh is the bubble ring of channel ch, or -1.
@@ -341,7 +352,7 @@ func (c *checker) explore(src, dst int, salt uint32) {
 		c.stack = c.stack[:len(c.stack)-1]
 		s := int(st.s)
 		c.rep.States++
-		c.cands = c.rt.Route(s, int(st.in), int(st.vc), routing.Head{Src: int32(src), Dst: int32(dst), Escaped: st.escaped, Salt: salt}, c.cands[:0])
+		c.cands = c.rt.Route(s, int(st.in), int(st.vc), routing.Head{Src: int32(src), Dst: int32(dst), Escaped: st.escaped, Salt: salt, Tag: st.tag}, c.cands[:0])
 		if len(c.cands) == 0 {
 			c.fail("at switch %d, a packet for PE %d is offered no port", s, dst)
 			return
@@ -366,6 +377,10 @@ func (c *checker) explore(src, dst int, salt uint32) {
 				return
 			}
 			downKind := net.Port(int(port.Peer), int(port.PeerPort)).Kind
+			if int(cand.Tag) >= c.tags {
+				c.fail("at switch %d, a packet for PE %d is given tag %d, beyond the routing's %d", s, dst, cand.Tag, c.tags)
+				return
+			}
 			if int(cand.VC) < 0 || int(cand.VC) >= c.vcs[downKind] {
 				c.fail("at switch %d, a packet for PE %d is offered VC %d of port %s, which has %d", s, dst, cand.VC, net.PortName(s, p), c.vcs[downKind])
 				return
@@ -375,7 +390,7 @@ func (c *checker) explore(src, dst int, salt uint32) {
 				return
 			}
 			ch := c.chanOf(s, p, int(cand.VC))
-			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), last: st.last, escaped: st.escaped || cand.Escape}
+			next := situation{s: port.Peer, in: int32(port.PeerPort), vc: int32(cand.VC), ch: int32(ch), last: st.last, escaped: st.escaped || cand.Escape, tag: cand.Tag}
 			if c.cutThrough && !cand.Escape {
 				next.last = -1 // the escape channel held is released whole
 			}
@@ -519,6 +534,7 @@ func (c *checker) visit(st situation) bool {
 	if st.escaped {
 		key++
 	}
+	key = key*int32(c.tags) + int32(st.tag)
 	if c.seen[key] == c.stamp {
 		return false
 	}

@@ -66,7 +66,7 @@ func (e *Engine) waitsFor(ivc int32) int32 {
 		c = e.queueRoute(base, int(ip.local), ivc)
 	} else {
 		pk := &e.pk[vc.headPkt]
-		cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), e.head(pk), nil)
+		cands := e.route(s, int(ip.local), int(ivc-ip.vc0), pk, nil)
 		if len(cands) == 0 {
 			return -1
 		}
@@ -226,7 +226,7 @@ func (e *Engine) waitsForWormhole(ivc int32) int32 {
 	s := int(ip.sw)
 	base := int(e.sw[s].base)
 	pk := &e.pk[vc.headPkt]
-	cands := e.rt.Route(s, int(ip.local), int(ivc-ip.vc0), e.head(pk), nil)
+	cands := e.route(s, int(ip.local), int(ivc-ip.vc0), pk, nil)
 	if len(cands) == 0 {
 		return -1
 	}

@@ -73,6 +73,7 @@ type packet struct {
 	to      routing.Dest
 	toKnown bool
 	escaped bool
+	tag     uint8 // the routing's state from the packet's last hop (routing.Candidate.Tag)
 }
 
 type message struct {
@@ -265,7 +266,11 @@ type Engine struct {
 	// ConsumeAll), read once per request in stage 2 (grantee).
 	grantByPort bool
 	salted      bool // the routing reads Head.Salt
-	self        bool // the pattern's PEs send to themselves too (traffic.Self)
+	// chooser is the routing when it decides per packet as it goes (routing.Chooser),
+	// else nil; occ is what it reads of the queues (occupancy).
+	chooser routing.Chooser
+	occ     routing.Occupancy
+	self    bool // the pattern's PEs send to themselves too (traffic.Self)
 	// iSLIP, per local port: the grant an input accepts, and which inputs and outputs
 	// are matched in the current allocation.
 	accept            []int32
@@ -350,6 +355,9 @@ func New(cfg Config) (*Engine, error) {
 		e.self = traffic.Self(cfg.Pattern)
 	}
 	e.det, _ = cfg.Routing.(*routing.Deterministic)
+	if c, ok := cfg.Routing.(routing.Chooser); ok {
+		e.chooser, e.occ = c, occupancy{e}
+	}
 	if c, ok := cfg.Routing.(routeCacher); ok && c.RouteCacheEntries() > 0 {
 		e.routeCache, e.routeCacheAt = c, int64(c.RouteCacheEntries())
 	}
@@ -1616,10 +1624,40 @@ func (e *Engine) choose(s, q int, ivc, pi int32, base int) (routing.Candidate, b
 // uses it changes no other random choice of the run.
 func (e *Engine) head(pk *packet) routing.Head {
 	if !e.salted {
-		return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped}
+		return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Tag: pk.tag}
 	}
 	x := e.p.Seed ^ uint64(pk.gen)<<24 ^ uint64(uint32(pk.src))<<2 ^ uint64(uint32(pk.dst))<<44
-	return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Salt: uint32(splitmix.Hash(x))}
+	return routing.Head{Src: pk.src, Dst: pk.dst, Escaped: pk.escaped, Tag: pk.tag, Salt: uint32(splitmix.Hash(x))}
+}
+
+// route appends the routing's candidates for packet pk at switch s (input port q, VC
+// inVC): the route a Chooser takes, given the queues now, or Route's.
+func (e *Engine) route(s, q, inVC int, pk *packet, out []routing.Candidate) []routing.Candidate {
+	if e.chooser != nil {
+		return e.chooser.Choose(s, q, inVC, e.head(pk), e.occ, out)
+	}
+	return e.rt.Route(s, q, inVC, e.head(pk), out)
+}
+
+// occupancy is the engine's queues as a Chooser reads them (routing.Occupancy).
+type occupancy struct{ e *Engine }
+
+// Used is the flits sent by output port p of switch s and not credited back yet, over
+// the VCs of the input port it feeds, as the sender's credits show them (freeView, so
+// that both levels see the same); 0 for an ejection port.
+func (o occupancy) Used(s, p int) int {
+	e := o.e
+	g := int(e.sw[s].base) + p
+	d := e.ports[g].down
+	if d < 0 {
+		return 0
+	}
+	in := &e.ports[e.vcs[d].port]
+	used := 0
+	for v := d; v < d+int32(in.nvc); v++ {
+		used += int(e.vcs[v].capacity - e.freeView(g, v))
+	}
+	return used
 }
 
 // candidates are the routing's candidates for the head packet pi of input VC ivc, from
@@ -1633,7 +1671,7 @@ func (e *Engine) candidates(s, q int, ivc, pi int32, base int) []routing.Candida
 	}
 	pk := &e.pk[pi]
 	inVC := int(ivc - e.ports[base+q].vc0)
-	e.scratch = e.rt.Route(s, q, inVC, e.head(pk), e.scratch[:0])
+	e.scratch = e.route(s, q, inVC, pk, e.scratch[:0])
 	if e.candCap > 0 && len(e.scratch) <= e.candCap {
 		i := int(ivc) * e.candCap
 		vc.nCands = uint8(copy(e.cands[i:i+e.candCap], e.scratch))
@@ -1840,6 +1878,7 @@ func countHop(pk *packet, c routing.Candidate, op *portState) {
 	if c.Escape {
 		pk.escaped = true
 	}
+	pk.tag = c.Tag
 	if op.down < 0 {
 		return
 	}

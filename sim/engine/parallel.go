@@ -186,8 +186,10 @@ type ramp struct {
 // switches are visited (enqueue; a known wart, docs/architecture.md); with output VCs
 // reserved (ReserveOutputVCs, the insee preset) they do not, and it runs in parallel.
 // Virtual output queues do too: each worker scans with a mask of its own (worker.voq).
+// Not with a routing that reads the queues of other switches as it chooses
+// (routing.Chooser: UGAL-G), whose reads would race with their allocation.
 func (e *Engine) threadsUsable() bool {
-	return e.p.Threads > 1 && (e.packetLevel || e.wh != nil) &&
+	return e.p.Threads > 1 && (e.packetLevel || e.wh != nil) && e.chooser == nil &&
 		(!e.p.CrossbarPerVC || e.p.ReserveOutputVCs)
 }
 

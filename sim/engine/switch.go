@@ -234,7 +234,7 @@ func (e *Engine) routeOnce(s, q int, ivc, pi int32) routing.Candidate {
 		return e.det.Next(s, q, int(pk.src), int(pk.dst))
 	}
 	inVC := int(ivc - e.ports[e.sw[s].base+int32(q)].vc0)
-	e.scratch = e.rt.Route(s, q, inVC, e.head(pk), e.scratch[:0])
+	e.scratch = e.route(s, q, inVC, pk, e.scratch[:0])
 	if len(e.scratch) != 1 {
 		e.err = fmt.Errorf("virtual output queues need a routing that gives one port per hop; %s gave %d at switch %d", e.rt.Name(), len(e.scratch), s)
 		return routing.Candidate{Port: 0}

@@ -12,6 +12,11 @@ import (
 // applies (the hop enters a ring, so the downstream VC must have room for two packets),
 // and whether the VC is an escape channel (Duato: a packet that takes one stays on
 // escape channels).
+//
+// Tag is routing state the packet carries to its next hop, where Head.Tag gives it
+// back: what the routing decided at an earlier switch that the next one cannot
+// recompute (UGAL's choice of the minimal or a non-minimal route, and the latter's
+// intermediate group). Routings that keep no state leave it 0.
 type Candidate struct {
 	Port   int16
 	VC     int8
@@ -20,12 +25,17 @@ type Candidate struct {
 	// NonMin marks a non-minimal hop (a deroute: DAL on HyperX), which the minfirst
 	// selection function takes only when the minimal candidates' VCs are high.
 	NonMin bool
+	// Tag is the routing's state for the packet's next hop (see above).
+	Tag uint8
 }
 
 // Head describes the packet being routed.
 type Head struct {
 	Src, Dst int32 // terminals
 	Escaped  bool  // the packet already travels on escape channels
+	// Tag is the Tag of the candidate the packet took at its previous hop (0 at its
+	// source switch).
+	Tag uint8
 	// Salt is random bits of the packet's own, the same at every hop, for routings
 	// that choose per packet (twisted-adaptive:ties=random) and say so with a method
 	// Salted() bool; the engine derives it from the run's seed and the message, so it
@@ -44,6 +54,26 @@ type Func interface {
 	// port in on virtual channel inVC, and returns the extended slice. Deterministic
 	// routing appends exactly one.
 	Route(s, in, inVC int, h Head, out []Candidate) []Candidate
+}
+
+// Occupancy is what a switch knows of the queues beyond its output ports, through the
+// credits it holds: Used(s, p) is the number of flits sent by output port p of switch
+// s that the next switch has not credited back yet, over all the port's VCs (the
+// output queue length adaptive routing compares, as BookSim2's used credits).
+type Occupancy interface {
+	Used(s, p int) int
+}
+
+// Chooser is a routing that decides per packet among several routes as it goes,
+// from queue occupancy (UGAL) or the packet's salt (Valiant): its Route offers every
+// candidate it may choose, whatever the queues and salts (what the analyses follow
+// to build its channel dependencies), and Choose the candidates of the route it
+// takes given occ. The engine calls Choose; occ is valid during the call only. The
+// switches a Choose reads through occ other than s make the results depend on the
+// order the engine visits switches, so such a run stays on one thread.
+type Chooser interface {
+	Func
+	Choose(s, in, inVC int, h Head, occ Occupancy, out []Candidate) []Candidate
 }
 
 // Scheme is the deadlock-avoidance scheme of deterministic routing.

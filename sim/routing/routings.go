@@ -48,7 +48,8 @@ type Options struct {
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
 	return []RoutingDef{dorRouting(), dortRouting(), tsdorRouting(), destroRouting(), ncaRouting(), hybridRouting(), flatDORRouting(), hyperxDORRouting(), dalRouting(), slimflyRouting(false), slimflyRouting(true), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting(),
-		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting()}
+		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting(),
+		dfMinRouting(), dfValRouting(), dfUGALLRouting(), dfUGALGRouting(), dfPARRouting()}
 }
 
 // DefaultScheme is the deadlock scheme a run of this routing on net uses when none is

@@ -51,7 +51,7 @@ type FamilyDef struct {
 // Families is the table of network families, in the order help texts list them.
 func Families() []FamilyDef {
 	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), twistedFamily(), tctFamily(), toroidFamily(),
-		tccFamily(), tofuFamily(), ktreeFamily(), fattreeFamily(), knsFamily(), flatflyFamily(), hyperxFamily(), slimflyFamily(), fileFamily(), anynetFamily()}
+		tccFamily(), tofuFamily(), ktreeFamily(), fattreeFamily(), knsFamily(), flatflyFamily(), hyperxFamily(), slimflyFamily(), dragonflyFamily(), fileFamily(), anynetFamily()}
 }
 
 // LookupFamily finds a family by name (case-insensitive).

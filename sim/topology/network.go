@@ -145,6 +145,12 @@ type Network struct {
 	// (TCT, TCC: the meta torus, 2n PEs per cluster), for coordinate traffic.
 	metaRadix []int
 	metaPEs   int
+
+	// groups is each switch's group in a network of groups (the dragonfly's), nil in
+	// others; ngroups is how many there are. Traffic that moves PEs from group to
+	// group (groupshift) reads it instead of knowing the family.
+	groups  []int32
+	ngroups int
 }
 
 // Spec is the spec the network was built from; its Family is empty for a network made
@@ -373,6 +379,19 @@ func (n *Network) PatternGrid() (radix []int, perNode int) {
 		return n.Radices(), len(n.terminals) / n.nodes
 	}
 	return nil, 0
+}
+
+// Groups is the number of groups of switches the network declares (a dragonfly's
+// groups), or 0 when it declares none.
+func (n *Network) Groups() int { return n.ngroups }
+
+// Group is the group of switch s (0 ≤ Group < Groups()); -1 when the network declares
+// no groups.
+func (n *Network) Group(s int) int {
+	if n.groups == nil {
+		return -1
+	}
+	return int(n.groups[s])
 }
 
 // Translational reports whether every node of the grid looks the same under

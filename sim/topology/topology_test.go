@@ -231,7 +231,8 @@ func TestLettersAndCBest(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"torus:16x8", "mesh:8x8", "torus:8x8x8@2", "twin:4x4x4/D",
 		"twin:4x4x2x4x4/cbest", "twin:4x4x4/x+,y+,x-", "twin:4x4x4/d0+,d0-,d2+", "twin:9x9/d1-,x+", "x:", "twin:4x4x4/d+,,",
-		"twisted:rtt:16", "twisted:pdtt:32", "twisted:ptt:8x4x4", "twisted:rt:", "tct:3,5", "tct:4,", "toroid:5", "tcc:2,5", "tofu:3"} {
+		"twisted:rtt:16", "twisted:pdtt:32", "twisted:ptt:8x4x4", "twisted:rt:", "tct:3,5", "tct:4,", "toroid:5", "tcc:2,5", "tofu:3",
+		"dragonfly:2", "dragonfly:4,2,2,5/relative", "dragonfly:4,2,2,4", "dragonfly:3,1,1/x", "dragonfly:1,1,1,2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -46,10 +46,13 @@ hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the r
                  random (H ids drawn from the run's seed)
 pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one of them,
                  uniformly); unlisted PEs send nothing
+groupshift[:K][/same]  every PE of group i to a random PE of group i+K mod G (default
+                 K=1: the dragonfly paper's ADV), /same: the PE of the same index;
+                 networks that declare groups (dragonfly)
 PATTERN+self     uniform or a permutation whose PEs also send to themselves (BookSim2's):
                  uniform among all N PEs, fixed points to themselves, e.g. uniform+self`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..."
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..., groupshift[:K][/same]"
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -89,6 +92,11 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 		return newPairs(arg, l)
 	case "shift":
 		return newShift(arg, l)
+	case "groupshift", "groupshift/same":
+		if name == "groupshift/same" { // no shift given: groupshift/same
+			arg, hasArg = "/same", true
+		}
+		return newGroupShift(arg, hasArg, net)
 	case "hotspot":
 		if !hasArg || arg == "" {
 			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5%, hotspot:0.2@5%/lowest or hotspot:0.1@0,5")
