@@ -46,6 +46,11 @@ def ref(d):
     return d._ref
 
 
+def comm_ref(c):
+    """A communicator's reference, -1 when the event names none (OTF2's undefined)."""
+    return -1 if c is None else ref(c)
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: otf2events.py ARCHIVE.otf2", file=sys.stderr)
@@ -99,14 +104,16 @@ def main(argv):
                 else:
                     ignored["user region " + name] = ignored.get("user region " + name, 0) + 1
             elif name in ("MpiSend", "MpiIsend"):
-                out.write("%d %d send %d %d %d %d\n" % (r, t, ev.receiver, ref(ev.communicator), ev.msg_tag, ev.msg_length))
+                out.write("%d %d send %d %d %d %d\n" % (r, t, ev.receiver, comm_ref(ev.communicator), ev.msg_tag, ev.msg_length))
             elif name in ("MpiRecv", "MpiIrecv"):
-                out.write("%d %d recv %d %d %d %d\n" % (r, t, ev.sender, ref(ev.communicator), ev.msg_tag, ev.msg_length))
+                out.write("%d %d recv %d %d %d %d\n" % (r, t, ev.sender, comm_ref(ev.communicator), ev.msg_tag, ev.msg_length))
             elif name == "MpiCollectiveEnd":
                 root = ev.root
                 if root is None or root == 0xFFFFFFFF:
                     root = -1
-                out.write("%d %d coll %s %d %d %d %d\n" % (r, t, str(ev.collective_op).split(".")[-1].lower(), ref(ev.communicator), root, ev.size_sent, ev.size_received))
+                elif not isinstance(root, int):  # a reader that resolves it to a definition
+                    root = ref(root)
+                out.write("%d %d coll %s %d %d %d %d\n" % (r, t, str(ev.collective_op).split(".")[-1].lower(), comm_ref(ev.communicator), root, ev.size_sent, ev.size_received))
             elif name in IGNORED:
                 ignored[name] = ignored.get(name, 0) + 1
             else:
