@@ -2,6 +2,7 @@ package figures
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,5 +105,51 @@ func TestKNSTable8Costs(t *testing.T) {
 				t.Errorf("%s: %.3f e-9 per $, the paper %v", r.Topology, 1e9*r.PerDollar, r.PaperPerCost)
 			}
 		}
+	}
+}
+
+// The cost model's placement extended to HyperX and Slim Fly: a HyperX costs what the
+// flattened butterfly it equals costs, trunking multiplies its cables; a Slim Fly's
+// routers are priced by their T + k' ports, and its cables split by racks ([SF] §4:
+// rack i holds routers (0,i,·) and (1,i,·)) as the closed forms say: q²((q−δ)/2 + 1)
+// network links inside racks (each router's own-subgraph links and one link to the
+// other subgraph) and q²(q − 1) between them, plus a local cable per PE.
+func TestCostHyperXSlimFly(t *testing.T) {
+	prices, err := KNSPrices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hx, err := analysis.Cost(topology.MustNew("hyperx:4x4x4@4"), prices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := analysis.Cost(topology.MustNew("flatfly:4,3@4"), prices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hx.Total != fb.Total || hx.Local != fb.Local || hx.Global != fb.Global {
+		t.Errorf("hyperx:4x4x4@4 costs %+v, flatfly:4,3@4 %+v", hx, fb)
+	}
+	tr, err := analysis.Cost(topology.MustNew("hyperx:4x4x4@4/2"), prices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Links-256 != 2*(hx.Links-256) || tr.ByPorts[4+2*9] != 64 {
+		t.Errorf("trunked: %d cables, switches by ports %v; untrunked %d cables", tr.Links, tr.ByPorts, hx.Links)
+	}
+	for _, c := range []struct{ q, delta, p int }{{5, 1, 4}, {7, -1, 6}, {9, 1, 7}} {
+		net := topology.MustNew("slimfly:" + strconv.Itoa(c.q))
+		r, err := analysis.Cost(net, prices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, pes := c.q, net.Terminals()
+		local, global := q*q*((q-c.delta)/2+1), q*q*(q-1)
+		radix := (3*q - c.delta) / 2
+		if r.Local != local+pes || r.Global != global || r.Links != q*q*radix+pes || r.ByPorts[radix+c.p] != 2*q*q {
+			t.Errorf("slimfly:%d: local %d, global %d, cables %d, switches by ports %v; want %d, %d, %d, %d of %d ports",
+				q, r.Local, r.Global, r.Links, r.ByPorts, local+pes, global, q*q*radix+pes, 2*q*q, radix+c.p)
+		}
+		t.Logf("slimfly:%d: %.3f M$ (%d switches, %d cables)", q, r.Total/1e6, r.Switches, r.Links)
 	}
 }

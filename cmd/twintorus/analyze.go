@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/twintorus/twintorus/figures"
 	"github.com/twintorus/twintorus/sim/analysis"
 	"github.com/twintorus/twintorus/sim/routing"
 	"github.com/twintorus/twintorus/sim/topology"
@@ -37,6 +40,30 @@ type analyzeReport struct {
 	TSDOR *loadReport `json:"tsdor,omitempty"`
 	// Equivalents are the tori the papers pair a twin torus with: same cards, same PEs.
 	Equivalents []equivalentReport `json:"equivalents,omitempty"`
+	// Bisection is the family's formula and, on networks small enough, spectral bounds.
+	Bisection *bisectionReport `json:"bisection,omitempty"`
+	// Cost is the KNS paper's cost model, for the families its placement rules cover.
+	Cost *costReport `json:"cost,omitempty"`
+}
+
+type bisectionReport struct {
+	Formula       int64   `json:"formula,omitempty"`
+	FormulaSource string  `json:"formula_source,omitempty"`
+	Lambda2       float64 `json:"lambda2,omitempty"`
+	Lower         int64   `json:"lower,omitempty"`
+	Upper         int64   `json:"upper,omitempty"`
+}
+
+type costReport struct {
+	TotalUSD    float64        `json:"total_usd"`
+	SwitchesUSD float64        `json:"switches_usd"`
+	NICsUSD     float64        `json:"nics_usd"`
+	CablesUSD   float64        `json:"cables_usd"`
+	Cables      int            `json:"cables"`
+	Local       int            `json:"cables_local"`
+	Global      int            `json:"cables_global"`
+	Near        int            `json:"cables_near"`
+	ByPorts     map[string]int `json:"switches_by_ports"`
 }
 
 type equivalentReport struct {
@@ -187,6 +214,28 @@ func analyze(cmd *cobra.Command, net *topology.Network, tie routing.Tie, paths, 
 			rep.Equivalents = append(rep.Equivalents, equivalentReport{Kind: e.Kind, Topology: e.Spec.String(), CardPorts: e.CardPorts, Source: e.Source})
 		}
 	}
+	b, err := analysis.Bisection(net)
+	if err != nil {
+		return nil, err
+	}
+	if b.Formula > 0 || b.Spectral {
+		rep.Bisection = &bisectionReport{Formula: b.Formula, FormulaSource: b.Source, Lambda2: b.Lambda2, Lower: b.Lower, Upper: b.Upper}
+	}
+	if _, err := analysis.Count(net); err == nil {
+		prices, err := figures.KNSPrices()
+		if err != nil {
+			return nil, err
+		}
+		c, err := analysis.Cost(net, prices)
+		if err != nil {
+			return nil, err
+		}
+		rep.Cost = &costReport{TotalUSD: c.Total, SwitchesUSD: c.SwitchCost, NICsUSD: c.NICCost, CablesUSD: c.CableCost,
+			Cables: c.Links, Local: c.Local, Global: c.Global, Near: c.Near, ByPorts: map[string]int{}}
+		for ports, n := range c.ByPorts {
+			rep.Cost.ByPorts[strconv.Itoa(ports)] = n
+		}
+	}
 	if paths {
 		t, err := analysis.TransitClosedForm(net.Radices(), tie)
 		if err != nil {
@@ -240,6 +289,28 @@ func printAnalyze(w io.Writer, r *analyzeReport) error {
 			name, l.Bound, l.MaxRoutes, l.MaxInternal, l.MaxExternal, ties)
 		fmt.Fprintf(tw, "average %s hops\t%.4f (%.4f external + %.4f internal), at most %d\n",
 			name, l.AvgHops, l.AvgExternalHops, l.AvgInternalHops, l.MaxHops)
+	}
+	if b := r.Bisection; b != nil {
+		if b.Formula > 0 {
+			fmt.Fprintf(tw, "bisection (formula)\t%d links (%s)\n", b.Formula, b.FormulaSource)
+		}
+		if b.Lower > 0 || b.Upper > 0 {
+			fmt.Fprintf(tw, "bisection (spectral)\t%d to %d links: λ₂·n/4 with λ₂ = %.4f, and a cut found\n", b.Lower, b.Upper, b.Lambda2)
+		}
+	}
+	if c := r.Cost; c != nil {
+		ports := make([]int, 0, len(c.ByPorts))
+		for k := range c.ByPorts {
+			p, _ := strconv.Atoi(k)
+			ports = append(ports, p)
+		}
+		sort.Ints(ports)
+		var sw []string
+		for _, p := range ports {
+			sw = append(sw, fmt.Sprintf("%d of %d ports", c.ByPorts[strconv.Itoa(p)], p))
+		}
+		fmt.Fprintf(tw, "cost (KNS prices)\t$%.3f M: switches $%.3f M (%s), NICs $%.3f M, %d cables $%.3f M (%d local, %d global, %d near)\n",
+			c.TotalUSD/1e6, c.SwitchesUSD/1e6, strings.Join(sw, ", "), c.NICsUSD/1e6, c.Cables, c.CablesUSD/1e6, c.Local, c.Global, c.Near)
 	}
 	for _, e := range r.Equivalents {
 		fmt.Fprintf(tw, "same cards, same PEs (%s)\t%s, %d-port cards (%s)\n", e.Kind, e.Topology, e.CardPorts, e.Source)

@@ -173,7 +173,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"analyze"}, []string{"needs a TOPOLOGY", "twin:4x4x4/D"}},
 		{[]string{"configs"}, []string{"needs a TOPOLOGY", "twin:4x4x4"}},
 		{[]string{"analyze", "torus:4x4", "mesh:4x4"}, []string{"one TOPOLOGY argument"}},
-		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, twisted, tct, toroid, tcc, tofu, ktree, fattree, kns, flatfly, file and anynet"}},
+		{[]string{"analyze", "ring:8"}, []string{"unknown family", "torus, mesh, twin, twisted, tct, toroid, tcc, tofu, ktree, fattree, kns, flatfly, hyperx, slimfly, file and anynet"}},
 		{[]string{"analyze", "torus:0x4"}, []string{"radix 0", "accepted are 2 to"}},
 		{[]string{"analyze", "torus:1x4"}, []string{"radix 1", "accepted are 2 to"}},
 		{[]string{"analyze", "twin:4x4x4/x+,x+,y+"}, []string{"listed twice"}},
@@ -260,5 +260,26 @@ func TestAnalyzeAnynet(t *testing.T) {
 	}
 	if _, _, err := run(t, "analyze", "torus:2x4", "--anynet", path); err == nil || !strings.Contains(err.Error(), "more than one link") {
 		t.Errorf("torus:2x4: %v", err)
+	}
+}
+
+// analyze reports the bisection (the family's formula, spectral bounds) and the KNS
+// cost model's price of a HyperX and a Slim Fly.
+func TestAnalyzeHyperXSlimFly(t *testing.T) {
+	for spec, wants := range map[string][]string{
+		"hyperx:4x4x4@4": {"diameter                     3 hops", "bisection (formula)          64 links", "bisection (spectral)         64 to",
+			"64 of 13 ports", "(352 local, 192 global, 0 near)"},
+		"slimfly:5": {"switches                     50", "diameter                     2 hops", "bisection (spectral)         63 to",
+			"λ₂ = 5.0000", "50 of 11 ports", "375 cables", "(275 local, 100 global, 0 near)"},
+	} {
+		out, stderr, err := run(t, "analyze", spec)
+		if err != nil || stderr != "" {
+			t.Fatalf("analyze %s: %v, stderr %q", spec, err, stderr)
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("analyze %s lacks %q:\n%s", spec, want, out)
+			}
+		}
 	}
 }

@@ -59,7 +59,10 @@ type CostReport struct {
 // families the KNS paper costs (§5.3): KNS dimension 0 and its subnets' inter-stage
 // links local, other dimensions global; flattened butterflies dimension 0 local, the
 // rest global; fat-trees global above the PE links; tori and meshes dimension 0
-// local, the rest near (5 m).
+// local, the rest near (5 m). We extend them to the families the paper does not cost:
+// a HyperX as the flattened butterfly it generalises (dimension 0 local, the rest
+// global), a Slim Fly by [SF] §4's racks (links inside a rack local, between racks
+// global).
 func placement(net *topology.Network, s, p int) (string, error) {
 	port := net.Port(s, p)
 	switch fam := net.Spec().Family; fam {
@@ -74,12 +77,21 @@ func placement(net *topology.Network, s, p int) (string, error) {
 			return "local", nil
 		}
 		return "global", nil
-	case topology.FamilyFlatFly:
+	case topology.FamilyFlatFly, topology.FamilyHyperX:
 		if strings.HasPrefix(net.PortName(s, p), "d0=") {
 			return "local", nil
 		}
 		return "global", nil
 	case topology.FamilyKTree:
+		return "global", nil
+	case topology.FamilySlimFly:
+		l, err := net.Spec().SlimFly()
+		if err != nil {
+			return "", err
+		}
+		if l.Rack(s) == l.Rack(int(port.Peer)) {
+			return "local", nil
+		}
 		return "global", nil
 	case topology.FamilyTorus, topology.FamilyMesh:
 		if port.Dim == 0 {
@@ -87,7 +99,7 @@ func placement(net *topology.Network, s, p int) (string, error) {
 		}
 		return "near", nil
 	default:
-		return "", fmt.Errorf("pricing %s: the KNS paper's placement rules cover kns, flatfly, ktree, torus and mesh networks, not %s", net, fam)
+		return "", fmt.Errorf("pricing %s: the KNS paper's placement rules (extended to hyperx and slimfly) cover kns, flatfly, hyperx, slimfly, ktree, torus and mesh networks, not %s", net, fam)
 	}
 }
 

@@ -32,5 +32,7 @@
 // RequireDeadlockFree: Duato's condition, with bubble rings and, for escapes that let
 // packets return, the extended dependency graph). zeroload.go gives the exact zero-load
 // route lengths of a routing with a selection function, and follow.go walks the route
-// of a worked example.
+// of a worked example. bisection.go bounds a network's bisection (the family's formula,
+// the Laplacian's spectral bound and a cut found) and cost.go prices a network with the
+// KNS paper's cost model.
 package analysis

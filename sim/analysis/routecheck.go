@@ -55,7 +55,8 @@ func (r *RoutingReport) CycleString() string {
 // follows every candidate of every route from every PE to every PE (once per
 // destination when the routing says its routes ignore the source, once per destination
 // and source class when it says they depend on the source only through its class,
-// SourceClass: TSDOR's source card), checks each
+// SourceClass: TSDOR's source card; once per salt 0…n−1 when it says those salts cover
+// every route it takes, SaltClasses), checks each
 // candidate, and builds the channel dependency graph: an edge from the channel a
 // packet holds to each channel the routing lets it request next.
 //
@@ -124,6 +125,12 @@ func CheckRoutingWith(ctx context.Context, net *topology.Network, rt routing.Fun
 		}
 	}
 	chanOf := func(s, p, vc int) int { return net.PortID(s, p)*maxVC + vc }
+	// A routing whose routes read the packet's salt (Valiant's intermediate, a trunk)
+	// and says which salts cover them all (SaltClasses) is followed under each.
+	salts := 1
+	if sc, ok := rt.(interface{ SaltClasses() int }); ok && sc.SaltClasses() > 1 {
+		salts = sc.SaltClasses()
+	}
 
 	c := &checker{net: net, rt: rt, rep: rep, maxVC: maxVC, chanOf: chanOf, cutThrough: opts.CutThrough,
 		seen: make([]uint32, 2*nch), escapeCh: make([]bool, nch), sticky: true,
@@ -147,15 +154,17 @@ func CheckRoutingWith(ctx context.Context, net *topology.Network, rt routing.Fun
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("checking %s on %s: %w", rt.Name(), net, err)
 		}
-		for i, src := range sources {
-			if rep.Problem != "" {
-				break
-			}
-			if newClass[i] {
-				c.stamp++
-			}
-			if src != dst {
-				c.explore(src, dst)
+		for salt := range salts {
+			for i, src := range sources {
+				if rep.Problem != "" {
+					break
+				}
+				if newClass[i] { // sources[0] always: each salt explores afresh
+					c.stamp++
+				}
+				if src != dst {
+					c.explore(src, dst, uint32(salt))
+				}
 			}
 		}
 	}
@@ -323,7 +332,7 @@ func (c *checker) fail(format string, args ...any) {
 }
 
 // explore follows every route of a packet from src to dst.
-func (c *checker) explore(src, dst int) {
+func (c *checker) explore(src, dst int, salt uint32) {
 	net := c.net
 	at := net.Attachment(src)
 	c.stack = append(c.stack[:0], situation{s: at.Switch, in: int32(at.Port), vc: 0, ch: -1, last: -1})
@@ -332,7 +341,7 @@ func (c *checker) explore(src, dst int) {
 		c.stack = c.stack[:len(c.stack)-1]
 		s := int(st.s)
 		c.rep.States++
-		c.cands = c.rt.Route(s, int(st.in), int(st.vc), routing.Head{Src: int32(src), Dst: int32(dst), Escaped: st.escaped}, c.cands[:0])
+		c.cands = c.rt.Route(s, int(st.in), int(st.vc), routing.Head{Src: int32(src), Dst: int32(dst), Escaped: st.escaped, Salt: salt}, c.cands[:0])
 		if len(c.cands) == 0 {
 			c.fail("at switch %d, a packet for PE %d is offered no port", s, dst)
 			return

@@ -9,7 +9,12 @@
 // Duato is fully adaptive routing on tori, meshes and nDT twin tori (paper (b)'s
 // Algorithm 1 on twin tori) with DOR/DORT as its escape: "adaptive" under the vc and
 // bubble schemes. The selection functions that pick among its candidates (ref, rr,
-// nointernal, 2prio, 3prio, first, random) are Selections(), parsed by ParseSelection.
+// nointernal, 2prio, 3prio, first, random, minfirst) are Selections(), parsed by ParseSelection.
+//
+// HyperX and Slim Fly have their own: hxdor and dal (Ahn et al.'s dimensionally
+// adaptive, load-balanced routing, with the minfirst selection function), sfmin and
+// sfval (MIN and Valiant). dal, sfmin and sfval put a packet's h-th hop on VC h (hop
+// classes), reading h from the VC it arrived on.
 //
 // For networks of any shape (from a topology.Builder or a file): Minimal (min, and
 // adaptive under the escape scheme), UpDown (up*/down*), Table (a user's table, from a

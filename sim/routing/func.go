@@ -17,6 +17,9 @@ type Candidate struct {
 	VC     int8
 	Bubble bool
 	Escape bool
+	// NonMin marks a non-minimal hop (a deroute: DAL on HyperX), which the minfirst
+	// selection function takes only when the minimal candidates' VCs are high.
+	NonMin bool
 }
 
 // Head describes the packet being routed.

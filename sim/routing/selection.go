@@ -30,6 +30,7 @@ func Selections() []SelectionDef {
 		{"3prio", "ref over the ports of dimensions that are not split, then the split dimension's port, then the internal link, then the escape (paper (b)'s choice)"},
 		{"first", "the first candidate that can start now, in the routing's order (adaptive before escape)"},
 		{"random", "uniformly among the available adaptive VCs, else the escape"},
+		{"minfirst", "DAL's default: among candidates that can start now, minimal with a low VC, then non-minimal (deroutes) with a low VC, then minimal high, then non-minimal high; else the same order among those with room (waiting for the port), then the escape; round-robin within each"},
 	}
 }
 
@@ -322,6 +323,9 @@ func (sel *selector) Select(s, in int, opts []Option) int {
 	if sel.perSwitch {
 		key = s
 	}
+	if sel.name == "minfirst" {
+		return sel.minFirst(base, key, opts)
+	}
 	for _, mask := range sel.levels {
 		if i := sel.pick(base, key, opts, mask); i >= 0 {
 			return i
@@ -361,6 +365,46 @@ func (sel *selector) pick(base, key int, opts []Option, mask uint8) int {
 	return best
 }
 
+// minFirst is the minfirst function: among the candidates that can start now
+// (Available), round-robin among the minimal ones whose VC is low, else the low
+// non-minimal ones, else the high minimal ones, else the high non-minimal ones; when
+// none can start, the same order among those with room (the packet waits for the
+// port). A deroute is taken only when the minimal port is busy or its VC is high and
+// the deroute can go at once: in an input-queued switch a contended output shows as a
+// busy port, not as a full downstream VC, which drains as fast as the link fills it.
+func (sel *selector) minFirst(base, key int, opts []Option) int {
+	last := sel.ptr[key]
+	var best [8]int
+	var rank [8]uint32
+	best = [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
+	for i, o := range opts {
+		if o.Escape || !o.Room {
+			continue
+		}
+		level := 0
+		if o.NonMin {
+			level = 1
+		}
+		if float64(o.Capacity-o.Credits) >= sel.threshold*float64(o.Capacity) {
+			level += 2
+		}
+		if !o.Available {
+			level += 4
+		}
+		r := uint32(int32(o.Port)<<6|int32(o.VC)) - uint32(last) - 1
+		if best[level] < 0 || r < rank[level] {
+			best[level], rank[level] = i, r
+		}
+	}
+	for _, b := range best {
+		if b >= 0 {
+			sel.ptr[key] = int32(opts[b].Port)<<6 | int32(opts[b].VC)
+			return b
+		}
+	}
+	return escapeOf(opts)
+}
+
 // escapeOf is the escape candidate (the packet waits for it when it has no room), or
 // -1 when the routing offers none.
 func escapeOf(opts []Option) int {
@@ -385,6 +429,16 @@ func ZeroLoadChoices(sel Selector, s int, cands []Candidate, buf []int) []int {
 		return append(buf, 0)
 	}
 	base := x.net.PortID(s, 0)
+	if x.name == "minfirst" {
+		for i, c := range cands {
+			if !c.Escape && !c.NonMin {
+				buf = append(buf, i)
+			}
+		}
+		if len(buf) > 0 {
+			return buf
+		}
+	}
 	masks := x.levels
 	if x.name == "random" {
 		masks = []uint8{^uint8(0)}

@@ -16,6 +16,9 @@
 // analyze and configs, and docs/families.md read the table. Networks also come from
 // files: WriteJSON/ReadJSON (file:PATH) and BookSim2's anynet format (anynet:PATH).
 //
+// HyperX (hyperx.go, which the flattened butterfly builds through) and Slim Fly
+// (slimfly.go, with its finite field GF) are families too; a Slim Fly has no grid.
+//
 // Numbering conventions of the grid families, which change results of permutation
 // traffic and so are part of the contract:
 //   - node index o = o_0 + k_0·(o_1 + k_1·(o_2 + …)), dimension 0 varies fastest;

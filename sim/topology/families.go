@@ -39,6 +39,10 @@ type FamilyDef struct {
 	// that a run too big for the machine is refused before anything is allocated; nil
 	// when the size is known only once the network is built (files).
 	Size func(Spec) Size
+	// Bisection is the closed form of the family's papers for the links between two
+	// halves of the switches (a trunk of K links counting K), with where it comes from,
+	// or ok false where the spec has none; nil when the family states none.
+	Bisection func(Spec) (links int64, source string, ok bool)
 	// Variants lists the configurations of a spec's shape that `twintorus configs`
 	// ranks, in canonical order, or is nil when the family has none.
 	Variants func(Spec) ([]Spec, error)
@@ -47,7 +51,7 @@ type FamilyDef struct {
 // Families is the table of network families, in the order help texts list them.
 func Families() []FamilyDef {
 	return []FamilyDef{torusFamily(), meshFamily(), twinFamily(), twistedFamily(), tctFamily(), toroidFamily(),
-		tccFamily(), tofuFamily(), ktreeFamily(), fattreeFamily(), knsFamily(), flatflyFamily(), fileFamily(), anynetFamily()}
+		tccFamily(), tofuFamily(), ktreeFamily(), fattreeFamily(), knsFamily(), flatflyFamily(), hyperxFamily(), slimflyFamily(), fileFamily(), anynetFamily()}
 }
 
 // LookupFamily finds a family by name (case-insensitive).

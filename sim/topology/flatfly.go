@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // FamilyFlatFly is the flattened butterfly (Kim, Dally and Abts 2007): a k-ary n-flat,
@@ -50,9 +49,10 @@ func flatflyFamily() FamilyDef {
 			}
 			return out
 		},
-		Size:    flatflySize,
-		Build:   buildFlatFly,
-		Routing: "fbdor",
+		Size:      flatflySize,
+		Build:     buildFlatFly,
+		Routing:   "fbdor",
+		Bisection: hyperxBisection,
 	}
 }
 
@@ -86,18 +86,8 @@ func parseFlatFly(body string) (Spec, error) {
 }
 
 func flatflySize(s Spec) Size {
-	k, n, p := int64(s.Radix[0]), int64(s.Radix[1]), int64(max(s.PEs, 1))
-	sw := int64(1)
-	for range n {
-		sw *= k
-	}
-	z := Size{Switches: sw, Terminals: sw * p, External: sw * n * (k - 1)}
-	z.TerminalPorts = z.Terminals
-	links := z.External / 2
-	z.Bytes = sw*n*int64(unsafe.Sizeof(uint16(0))) + (sw+1)*int64(unsafe.Sizeof(int32(0))) +
-		z.Ports()*int64(unsafe.Sizeof(Port{})) + sw*2*n*int64(unsafe.Sizeof(int16(0))) +
-		z.Terminals*int64(unsafe.Sizeof(Attachment{})) + links*int64(unsafe.Sizeof(Link{}))*5/4
-	return z
+	l, _ := s.FlatFly()
+	return l.hyperX().size()
 }
 
 func buildFlatFly(s Spec) (*Network, error) {
@@ -105,49 +95,15 @@ func buildFlatFly(s Spec) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	radix := make([]int, l.N)
-	for d := range radix {
-		radix[d] = l.K
+	return l.hyperX().build(s, "fbdor")
+}
+
+// hyperX is the flattened butterfly as the HyperX it is: K switches in each of N
+// dimensions, P terminals, no trunking. Its ports and links are numbered alike.
+func (l FlatFly) hyperX() HyperX {
+	s := make([]int, l.N)
+	for d := range s {
+		s[d] = l.K
 	}
-	z := flatflySize(s)
-	b := NewBuilder(s.String())
-	b.Grid(radix, 1)
-	b.grow(int(z.Ports()), int(z.External/2))
-	b.pes = make([]int32, 0, z.Terminals)
-	labels := make([]string, l.N*l.K)
-	for d := 0; d < l.N; d++ {
-		for x := 0; x < l.K; x++ {
-			labels[d*l.K+x] = "d" + strconv.Itoa(d) + "=" + strconv.Itoa(x)
-		}
-	}
-	stride := powers(l.K, l.N+1)
-	for sw := 0; sw < b.gridSw; sw++ {
-		for d := 0; d < l.N; d++ {
-			own := sw / stride[d] % l.K
-			for x := 0; x < l.K; x++ {
-				if x != own {
-					b.AddPort(sw, LabelRole(labels[d*l.K+x]))
-				}
-			}
-		}
-		for range l.P {
-			b.AttachPE(sw)
-		}
-	}
-	for sw := 0; sw < b.gridSw; sw++ {
-		for d := 0; d < l.N; d++ {
-			own := sw / stride[d] % l.K
-			for x := own + 1; x < l.K; x++ {
-				peer := sw + (x-own)*stride[d]
-				b.Connect(PortRef{sw, l.Port(d, own, x)}, PortRef{peer, l.Port(d, x, own)})
-			}
-		}
-	}
-	net, err := b.Build()
-	if err != nil {
-		return nil, err
-	}
-	net.spec, net.routing = s, "fbdor"
-	net.classes = []Class{{Rep: 0, Count: b.gridSw}} // translations are automorphisms
-	return net, nil
+	return NewHyperXLayout(s, l.P, 1)
 }

@@ -37,6 +37,8 @@ PERM/ORDER       any of the five above on ids that number the nodes with their c
 tornado[:SHAPE]  every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot;
                  with SHAPE (e.g. 64x64) the coordinates of PE id = c0 + K0*(c1 + ...) instead
 neighbor[:SHAPE] every node coordinate + 1 mod k (also: neighbour); SHAPE as for tornado
+shift[:D[+S]]    node coordinate D (default 0) + S (default 1) mod k, the others kept: the
+                 dimension-aligned shift, HyperX's adversarial pattern
 hotspot:F[@HOT]  fraction F (0..1 or 0%..100%) of messages to the hot PEs, the rest uniform;
                  HOT = PE ids and ranges, e.g. 0,17,32-47 (default 0), or a share of the
                  PEs, e.g. 12.5%, placed by /PLACE: hotspot:0.2@5%/lowest
@@ -47,7 +49,7 @@ pairs:S>D,...    fixed flows: PE S sends every message to PE D (S>D1|D2: to one 
 PATTERN+self     uniform or a permutation whose PEs also send to themselves (BookSim2's):
                  uniform among all N PEs, fixed points to themselves, e.g. uniform+self`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..."
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..."
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -85,6 +87,8 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 		return newZipf(arg, l)
 	case "pairs":
 		return newPairs(arg, l)
+	case "shift":
+		return newShift(arg, l)
 	case "hotspot":
 		if !hasArg || arg == "" {
 			return nil, errors.New("hotspot needs the fraction of traffic to the hot PEs, e.g. hotspot:0.1, hotspot:0.25@12.5%, hotspot:0.2@5%/lowest or hotspot:0.1@0,5")

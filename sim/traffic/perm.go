@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -133,6 +134,40 @@ func newNeighbor(l layout) (Pattern, error) {
 		shift[i] = 1
 	}
 	return newCoordPerm("neighbor", l, shift), nil
+}
+
+// newShift is the dimension-aligned shift "shift[:D[+S]]": node coordinate D moves by
+// S (default dimension 0 by 1), the other coordinates and the PE's slot stay. On a
+// HyperX every switch then sends all its PEs' traffic to one switch of its line in
+// dimension D, which one direct link (K under trunking) joins: [HX]'s adversarial
+// case for dimension-order routing.
+func newShift(arg string, l layout) (Pattern, error) {
+	if err := l.grid("shift"); err != nil {
+		return nil, err
+	}
+	d, by := 0, 1
+	if arg != "" {
+		ds, ss, hasS := strings.Cut(arg, "+")
+		var err error
+		if d, err = strconv.Atoi(strings.TrimSpace(ds)); err != nil || d < 0 || d >= len(l.radix) {
+			return nil, fmt.Errorf("shift: bad dimension %q: accepted is 0 to %d (the network has %d dimensions), e.g. shift:1 or shift:0+2", ds, len(l.radix)-1, len(l.radix))
+		}
+		if hasS {
+			if by, err = strconv.Atoi(strings.TrimSpace(ss)); err != nil || by < 1 || by >= l.radix[d] {
+				return nil, fmt.Errorf("shift: bad offset %q: accepted is 1 to %d (dimension %d has %d nodes)", ss, l.radix[d]-1, d, l.radix[d])
+			}
+		}
+	}
+	shift := make([]int, len(l.radix))
+	shift[d] = by
+	name := "shift"
+	switch {
+	case by != 1:
+		name += fmt.Sprintf(":%d+%d", d, by)
+	case d != 0:
+		name += ":" + strconv.Itoa(d)
+	}
+	return newCoordPerm(name, l, shift), nil
 }
 
 func newCoordPerm(name string, l layout, shift []int) *coordPerm {
