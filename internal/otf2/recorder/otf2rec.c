@@ -50,7 +50,12 @@ static const char *region_names[R_COUNT] = {
 /* The recorder's state, one per process (MPI processes are single-threaded here). */
 static OTF2_Archive *archive;
 static OTF2_EvtWriter *evt;
-static int active;  /* recording: between MPI_Init and MPI_Finalize */
+static int active;  /* the archive is open: between MPI_Init and MPI_Finalize */
+static int recording = 1; /* inside the window of world barriers (TWINTORUS_OTF2_WINDOW) */
+static long window_from = 0, window_to = -1; /* record from world barrier from to barrier to (-1: the end) */
+static long world_barriers;                  /* MPI_Barrier calls on MPI_COMM_WORLD so far */
+static int log_barriers;                     /* TWINTORUS_OTF2_LOG_BARRIERS: rank 0 appends each to that file */
+static char barrier_log[4096];
 static int in_tool; /* inside the recorder's own MPI calls: pass through */
 static int world_rank, world_size;
 static uint64_t nevents, next_request;
@@ -226,6 +231,21 @@ static void open_archive(void)
 {
 	PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+	/* TWINTORUS_OTF2_WINDOW=FROM:TO records only between the FROM-th world barrier's
+	 * return and the TO-th's call (TO empty: to the end), to cut one phase of a program
+	 * whose phases are separated by MPI_Barrier(MPI_COMM_WORLD), as HPCC's are. */
+	const char *win = getenv("TWINTORUS_OTF2_WINDOW");
+	if (win && *win) {
+		char *end;
+		window_from = strtol(win, &end, 10);
+		window_to = *end == ':' && end[1] ? strtol(end + 1, NULL, 10) : -1;
+		recording = window_from == 0;
+	}
+	const char *bl = getenv("TWINTORUS_OTF2_LOG_BARRIERS");
+	if (bl && *bl) {
+		log_barriers = 1;
+		snprintf(barrier_log, sizeof barrier_log, "%s", bl);
+	}
 	const char *d = getenv("TWINTORUS_OTF2_DIR");
 	snprintf(outdir, sizeof outdir, "%s", d && *d ? d : "twintorus-otf2");
 	if (world_rank == 0)
@@ -260,7 +280,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	return rc;
 }
 
-#define ON (active && !in_tool)
+#define ON (active && !in_tool && recording)
+#define TRACKING (active && !in_tool) /* communicators are tracked outside the window too */
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -788,8 +809,25 @@ static uint64_t sum_counts(const int *counts, MPI_Datatype t, int n)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-	if (!ON)
-		return PMPI_Barrier(comm);
+	int world = TRACKING && comm == MPI_COMM_WORLD;
+	if (world) {
+		world_barriers++;
+		if (window_to >= 0 && world_barriers == window_to)
+			recording = 0;
+		if (log_barriers && world_rank == 0) {
+			FILE *f = fopen(barrier_log, "a");
+			if (f) {
+				fprintf(f, "otf2rec: world barrier %ld\n", world_barriers);
+				fclose(f);
+			}
+		}
+	}
+	if (!ON) {
+		int rc = PMPI_Barrier(comm);
+		if (world && world_barriers == window_from)
+			recording = 1;
+		return rc;
+	}
 	coll_begin(R_BARRIER);
 	int rc = PMPI_Barrier(comm);
 	coll_end(OTF2_COLLECTIVE_OP_BARRIER, comm, -1, 0, 0);
@@ -975,72 +1013,84 @@ int MPI_Exscan(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Comm_split(comm, color, key, out);
-	enter(R_COMM_SPLIT);
+	if (recording)
+		enter(R_COMM_SPLIT);
 	int rc = PMPI_Comm_split(comm, color, key, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_COMM_SPLIT);
+	if (recording)
+		leave(R_COMM_SPLIT);
 	return rc;
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Comm_split_type(comm, type, key, info, out);
-	enter(R_COMM_SPLIT_TYPE);
+	if (recording)
+		enter(R_COMM_SPLIT_TYPE);
 	int rc = PMPI_Comm_split_type(comm, type, key, info, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_COMM_SPLIT_TYPE);
+	if (recording)
+		leave(R_COMM_SPLIT_TYPE);
 	return rc;
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Comm_dup(comm, out);
-	enter(R_COMM_DUP);
+	if (recording)
+		enter(R_COMM_DUP);
 	int rc = PMPI_Comm_dup(comm, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_COMM_DUP);
+	if (recording)
+		leave(R_COMM_DUP);
 	return rc;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Comm_create(comm, g, out);
-	enter(R_COMM_CREATE);
+	if (recording)
+		enter(R_COMM_CREATE);
 	int rc = PMPI_Comm_create(comm, g, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_COMM_CREATE);
+	if (recording)
+		leave(R_COMM_CREATE);
 	return rc;
 }
 
 int MPI_Cart_create(MPI_Comm comm, int nd, const int *dims, const int *periods, int reorder, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Cart_create(comm, nd, dims, periods, reorder, out);
-	enter(R_CART_CREATE);
+	if (recording)
+		enter(R_CART_CREATE);
 	int rc = PMPI_Cart_create(comm, nd, dims, periods, reorder, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_CART_CREATE);
+	if (recording)
+		leave(R_CART_CREATE);
 	return rc;
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *out)
 {
-	if (!ON)
+	if (!TRACKING)
 		return PMPI_Cart_sub(comm, remain, out);
-	enter(R_CART_SUB);
+	if (recording)
+		enter(R_CART_SUB);
 	int rc = PMPI_Cart_sub(comm, remain, out);
 	if (rc == MPI_SUCCESS)
 		add_comm(*out, UINT32_MAX);
-	leave(R_CART_SUB);
+	if (recording)
+		leave(R_CART_SUB);
 	return rc;
 }
