@@ -14,9 +14,9 @@ import (
 )
 
 func newTraceRecordCmd() *cobra.Command {
-	var out, cache string
+	var out, cache, window string
 	cmd := &cobra.Command{
-		Use:   "record [--out DIR] -- COMMAND...",
+		Use:   "record [--out DIR] [--window FROM:TO] -- COMMAND...",
 		Short: "Record a real MPI program's messages and collectives as an OTF2 archive",
 		Long: `record runs an unmodified MPI program with twintorus's recorder preloaded: a PMPI
 interposition library (internal/otf2/recorder/otf2rec.c), built on first use with Debian's
@@ -30,18 +30,28 @@ DIR/summary.txt, the counts the recorder saw, independent of OTF2.
 Under Open MPI's mpirun the library and DIR reach the ranks with -x. As root, mpirun
 needs --allow-run-as-root; more ranks than cores need --oversubscribe. Computation
 times of an oversubscribed run are those of shared cores: import such a trace with
---no-compute or a scale that accounts for it. 'twintorus trace import DIR' reads it.`,
+--no-compute or a scale that accounts for it. 'twintorus trace import DIR' reads it.
+
+--window FROM:TO records one phase of a program whose phases are separated by
+MPI_Barrier(MPI_COMM_WORLD), as HPCC's are: from the return of the FROM-th such barrier
+to the call of the TO-th (FROM: to the end). To number a program's barriers, run it with
+TWINTORUS_OTF2_LOG_BARRIERS=FILE, where rank 0 appends "otf2rec: world barrier K" at each
+(name the program's own output file to see them between its lines).`,
 		Example: `  twintorus trace record --out ptrans-16 -- mpirun -np 16 --oversubscribe hpcc
+  twintorus trace record --window 7:8 --out ptrans-64 -- mpirun -np 64 --oversubscribe hpcc
   twintorus trace import ptrans-16 --no-compute -o ptrans-16.trace.gz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.ArgsLenAtDash() != 0 || len(args) == 0 {
 				return fmt.Errorf("trace record runs the command after --, e.g. twintorus trace record --out DIR -- mpirun -np 16 --oversubscribe hpcc")
 			}
+			if err := otf2.CheckWindow(window); err != nil {
+				return fmt.Errorf("--window: %w", err)
+			}
 			lib, err := otf2.BuildRecorder(cmd.Context(), cache)
 			if err != nil {
 				return err
 			}
-			s, err := otf2.Record(cmd.Context(), lib, out, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			s, err := otf2.Record(cmd.Context(), lib, out, window, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -52,6 +62,7 @@ times of an oversubscribed run are those of shared cores: import such a trace wi
 	}
 	cmd.Flags().StringVar(&out, "out", "twintorus-otf2", "directory to write the archive into (new or empty)")
 	cmd.Flags().StringVar(&cache, "cache", otf2.DefaultCache(), "directory the recorder library is built into")
+	cmd.Flags().StringVar(&window, "window", "", "FROM:TO: record only between the FROM-th and the TO-th MPI_Barrier on MPI_COMM_WORLD")
 	return cmd
 }
 

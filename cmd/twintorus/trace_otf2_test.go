@@ -77,6 +77,18 @@ func TestTraceRecordImportReplay(t *testing.T) {
 		t.Errorf("otf2-print shows %d sends; the recorder counted %d", n, sends)
 	}
 
+	// A window from the program's one world barrier to the end holds its last call, a
+	// scan on every rank, and nothing else.
+	win := filepath.Join(dir, "win")
+	if _, stderr, err := run(t, "trace", "record", "--cache", filepath.Join(dir, "cache"), "--out", win, "--window", "1:", "--",
+		"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "16", prog); err != nil {
+		t.Fatalf("record --window: %v\n%s", err, stderr)
+	}
+	summary, _ = os.ReadFile(filepath.Join(win, "summary.txt"))
+	if want := "ranks 16\np2p_sends 0\np2p_send_bytes 0\np2p_recvs 0\np2p_recv_bytes 0\ncollectives 16\ncollective_bytes_sent 512\n"; !strings.HasPrefix(string(summary), want) {
+		t.Errorf("window 1: summary.txt:\n%s\nwant it to start\n%s", summary, want)
+	}
+
 	// Collectives as messages (Open MPI's linear algorithms): 8 broadcasts of 8 bytes
 	// over 4 ranks (3 messages each), 8 allreduces of 8 bytes over 4 (reduce and
 	// broadcast, 6), an all-to-all of 128-byte blocks over 16 (240), a reduce of 512
@@ -150,6 +162,8 @@ func TestTraceRecordImportBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"trace", "record", "--out", dir}, "runs the command after --"},
+		{[]string{"trace", "record", "--window", "3:2", "--out", dir, "--", "true"}, "--window: window \"3:2\""},
+		{[]string{"trace", "record", "--window", "x", "--out", dir, "--", "true"}, "FROM:TO"},
 		{[]string{"trace", "import"}, "needs a ARCHIVE argument"},
 		{[]string{"trace", "import", filepath.Join(dir, "none.otf2")}, "none.otf2"},
 		{[]string{"trace", "import", full, "--no-compute", "--compute-scale", "2"}, "contradict"},

@@ -94,8 +94,10 @@ func DefaultCache() string {
 // preloaded, writing the archive and summary.txt into out, which must not exist or be
 // empty. Under Open MPI's mpirun (or mpiexec, orterun) the preload and the output
 // directory are passed with -x, so that they reach the MPI processes and not mpirun;
-// any other command gets them in its environment.
-func Record(ctx context.Context, lib, out string, argv []string, stdout, stderr io.Writer) (Summary, error) {
+// any other command gets them in its environment. window, when not empty, is FROM:TO:
+// record only from the FROM-th MPI_Barrier on MPI_COMM_WORLD to the TO-th (TO empty:
+// to the end), one phase of a program whose phases such barriers separate.
+func Record(ctx context.Context, lib, out, window string, argv []string, stdout, stderr io.Writer) (Summary, error) {
 	if len(argv) == 0 {
 		return Summary{}, errors.New("record: no command to run: give it after --, e.g. -- mpirun -np 16 --oversubscribe hpcc")
 	}
@@ -109,13 +111,24 @@ func Record(ctx context.Context, lib, out string, argv []string, stdout, stderr 
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return Summary{}, fmt.Errorf("record: %w", err)
 	}
+	if err := CheckWindow(window); err != nil {
+		return Summary{}, fmt.Errorf("record: %w", err)
+	}
+	vars := []string{"LD_PRELOAD=" + lib, "TWINTORUS_OTF2_DIR=" + abs}
+	if window != "" {
+		vars = append(vars, "TWINTORUS_OTF2_WINDOW="+window)
+	}
 	env := os.Environ()
 	args := argv
 	switch filepath.Base(argv[0]) {
 	case "mpirun", "mpiexec", "orterun":
-		args = append([]string{argv[0], "-x", "LD_PRELOAD=" + lib, "-x", "TWINTORUS_OTF2_DIR=" + abs}, argv[1:]...)
+		args = []string{argv[0]}
+		for _, v := range vars {
+			args = append(args, "-x", v)
+		}
+		args = append(args, argv[1:]...)
 	default:
-		env = append(env, "LD_PRELOAD="+lib, "TWINTORUS_OTF2_DIR="+abs)
+		env = append(env, vars...)
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Env = env
@@ -128,6 +141,21 @@ func Record(ctx context.Context, lib, out string, argv []string, stdout, stderr 
 		return Summary{}, fmt.Errorf("record: the program ran but %w (did it call MPI_Init and MPI_Finalize, and is it dynamically linked against Open MPI?)", err)
 	}
 	return s, nil
+}
+
+// CheckWindow says what is wrong with a recording window, if anything: empty (the
+// whole run), or FROM:TO, world barrier numbers with FROM < TO, or FROM: (to the end).
+func CheckWindow(window string) error {
+	if window == "" {
+		return nil
+	}
+	from, to, ok := strings.Cut(window, ":")
+	a, errA := strconv.ParseUint(from, 10, 31)
+	b, errB := strconv.ParseUint(to, 10, 31)
+	if !ok || errA != nil || (to != "" && (errB != nil || b <= a)) {
+		return fmt.Errorf("window %q: write FROM:TO, world barrier numbers with FROM < TO, or FROM: for the rest of the run", window)
+	}
+	return nil
 }
 
 // Summary is the recorder's own count of what it saw (summary.txt), independent of
