@@ -38,7 +38,7 @@ to the call of the TO-th (FROM: to the end). To number a program's barriers, run
 TWINTORUS_OTF2_LOG_BARRIERS=FILE, where rank 0 appends "otf2rec: world barrier K" at each
 (name the program's own output file to see them between its lines).`,
 		Example: `  twintorus trace record --out ptrans-16 -- mpirun -np 16 --oversubscribe hpcc
-  twintorus trace record --window 7:8 --out ptrans-64 -- mpirun -np 64 --oversubscribe hpcc
+  twintorus trace record --window 15:16 --out ptrans-64 -- mpirun -np 64 --oversubscribe hpcc
   twintorus trace import ptrans-16 --no-compute -o ptrans-16.trace.gz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.ArgsLenAtDash() != 0 || len(args) == 0 {

@@ -1,8 +1,10 @@
 package otf2
 
 import (
+	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -242,12 +244,23 @@ func ResolveArchive(path string) (string, error) {
 // Import reads the OTF2 archive whose anchor file (or directory, ResolveArchive) is
 // path and builds its workload, named name (the archive's path when empty).
 func Import(ctx context.Context, path, name string, opt workload.ImportOptions) (*workload.Workload, workload.ImportReport, error) {
+	if name == "" {
+		name = path
+	}
+	if strings.HasSuffix(path, ".tar.gz") || strings.HasSuffix(path, ".tgz") {
+		dir, err := os.MkdirTemp("", "twintorus-otf2-archive-")
+		if err != nil {
+			return nil, workload.ImportReport{}, err
+		}
+		defer os.RemoveAll(dir)
+		if err := untar(path, dir); err != nil {
+			return nil, workload.ImportReport{}, fmt.Errorf("OTF2 archive %s: %w", path, err)
+		}
+		path = dir
+	}
 	anchor, err := ResolveArchive(path)
 	if err != nil {
 		return nil, workload.ImportReport{}, err
-	}
-	if name == "" {
-		name = path
 	}
 	py, err := python()
 	if err != nil {
@@ -291,6 +304,71 @@ func Import(ctx context.Context, path, name string, opt workload.ImportOptions) 
 		return nil, rep, fmt.Errorf("importing %s: %w", path, rerr)
 	}
 	return w, rep, nil
+}
+
+// maxUntar bounds what untar writes: an OTF2 archive of a few million events is some
+// hundred megabytes.
+const maxUntar = 8 << 30
+
+// untar extracts the gzip-compressed tar file path into dir, as the datasets store OTF2
+// archives (tar czf NAME.tar.gz -C DIR .): regular files and directories only, every
+// name inside dir.
+func untar(path, dir string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return fmt.Errorf("not a gzip-compressed tar file: %w", err)
+	}
+	defer zr.Close()
+	tr := tar.NewReader(zr)
+	var total int64
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading the tar file: %w", err)
+		}
+		clean := filepath.Clean(h.Name)
+		if !filepath.IsLocal(clean) {
+			if clean == "." {
+				continue
+			}
+			return fmt.Errorf("tar entry %q is outside the archive's directory", h.Name)
+		}
+		dst := filepath.Join(dir, clean)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if total += h.Size; total > maxUntar {
+				return fmt.Errorf("more than %d bytes unpacked", int64(maxUntar))
+			}
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			out, err := os.Create(dst)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(out, io.LimitReader(tr, h.Size))
+			if cerr := out.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return fmt.Errorf("unpacking %s: %w", h.Name, err)
+			}
+		default:
+			return fmt.Errorf("tar entry %q is not a file or a directory", h.Name)
+		}
+	}
 }
 
 // lastLines is the last n lines of s, joined by " | ", for an error on one line.

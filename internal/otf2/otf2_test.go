@@ -113,8 +113,13 @@ func TestImportPythonArchive(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 
-	// As messages, without computation: the root sends 64 bytes to each other rank.
-	w, _, err = Import(ctx, filepath.Join(dir, "traces.otf2"), "py", workload.ImportOptions{Collectives: "messages"})
+	// As messages, without computation: the root sends 64 bytes to each other rank;
+	// read from a gzip-compressed tar file, as the datasets store archives.
+	tgz := filepath.Join(t.TempDir(), "py.tar.gz")
+	if out, err := exec.Command("tar", "czf", tgz, "-C", dir, ".").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	w, _, err = Import(ctx, tgz, "py", workload.ImportOptions{Collectives: "messages"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +148,8 @@ func TestImportBadArchive(t *testing.T) {
 		{filepath.Join(dir, "missing.otf2"), "missing.otf2"},
 		{notOTF2, "the OTF2 reader failed"},
 		{dir, "the OTF2 reader failed"}, // its one anchor file, x.otf2
+		{notOTF2 + ".tar.gz", "no such file"},
+		{writeFile(t, "bad.tar.gz", "not gzip"), "not a gzip-compressed tar file"},
 	} {
 		_, _, err := Import(context.Background(), c.path, "", workload.ImportOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -168,4 +175,14 @@ func TestReadSummary(t *testing.T) {
 	if _, err := ReadSummary(t.TempDir()); err == nil {
 		t.Error("no summary: no error")
 	}
+}
+
+// writeFile writes text into a new file name in a temporary directory.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
