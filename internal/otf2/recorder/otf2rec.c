@@ -7,6 +7,9 @@
  * LD_PRELOAD=...), it writes to $TWINTORUS_OTF2_DIR (default ./twintorus-otf2):
  *   traces.otf2, traces.def, traces/  the OTF2 archive (anchor file traces.otf2);
  *   summary.txt                        the counts it saw, independent of OTF2.
+ * TWINTORUS_OTF2_WINDOW=FROM:TO records only between the FROM-th and the TO-th
+ * MPI_Barrier on MPI_COMM_WORLD (one phase of a program); TWINTORUS_OTF2_LOG_BARRIERS=FILE
+ * makes rank 0 append "otf2rec: world barrier K" to FILE at each, to number them.
  *
  * Every wrapped call is an Enter/Leave of its MPI region. Point-to-point: MpiSend at a
  * blocking send's start, MpiRecv at a blocking receive's end, MpiIsend at the post and
