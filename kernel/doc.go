@@ -8,6 +8,8 @@
 //   - Show shows a plot as an interactive chart with its static figure inside (one call
 //     from results: kernel.Show(figures.Latency(res))), ShowFigure the static figure
 //     alone;
+//   - ShowNetwork shows a drawing of a network (netdraw.Draw) at its own proportions,
+//     ShowNetworkFrames a run's frames with a slider;
 //   - HTML, PNG and SVG show content inline;
 //   - Table shows headers and rows as an HTML table;
 //   - NewProgress returns a bar updated in place, whose Update method has the

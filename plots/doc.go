@@ -11,6 +11,10 @@
 //     its own copy of the ECharts script, so they work with no network in a
 //     notebook and in exported HTML: see [Chart].
 //
+// A network with a value per channel (its load) is a [NetworkPlot]: nodes at positions
+// the caller chooses and channels as paths coloured and sized by value (package
+// netdraw lays twintorus' networks out); [Beside] puts several on one scale.
+//
 // A chart is described once, as a [LinePlot], [BarPlot] or [HeatmapPlot]
 // holding plain data, and rendered with its Figure or Chart method:
 //

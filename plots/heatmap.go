@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"image/color"
 	"math"
 	"strconv"
 
@@ -87,6 +88,15 @@ type colorBar struct {
 	ticks  text.Style // style of the tick labels
 	title  text.Style // style of the bar's title
 	label  string
+	// colors is the colour map (nil: colorAt, the heatmaps' viridis).
+	colors func(v, lo, hi float64) color.NRGBA
+}
+
+func (b colorBar) color(v float64) color.NRGBA {
+	if b.colors != nil {
+		return b.colors(v, b.lo, b.hi)
+	}
+	return colorAt(v, b.lo, b.hi)
 }
 
 const (
@@ -127,7 +137,7 @@ func (b colorBar) draw(c draw.Canvas, data vg.Rectangle) {
 		v := b.lo + (float64(i)+0.5)/barSlices*(b.hi-b.lo)
 		bottom := y0 + vg.Length(i)*step
 		top := math.Min(float64(bottom+step+seam), float64(data.Max.Y))
-		c.FillPolygon(colorAt(v, b.lo, b.hi), []vg.Point{
+		c.FillPolygon(b.color(v), []vg.Point{
 			{X: x0, Y: bottom}, {X: x0, Y: vg.Length(top)}, {X: x1, Y: vg.Length(top)}, {X: x1, Y: bottom},
 		})
 	}

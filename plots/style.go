@@ -144,15 +144,22 @@ var viridis = [...]color.NRGBA{
 }
 
 // colorAt maps v in [lo, hi] (clamped) to the colour map.
-func colorAt(v, lo, hi float64) color.NRGBA {
+func colorAt(v, lo, hi float64) color.NRGBA { return ramp(viridis[:], v, lo, hi) }
+
+// ramp maps v in [lo, hi] (clamped) to a colour map given by evenly spaced samples,
+// interpolating between them.
+func ramp(m []color.NRGBA, v, lo, hi float64) color.NRGBA {
+	if !(hi > lo) || math.IsNaN(v) {
+		return m[0]
+	}
 	t := (v - lo) / (hi - lo)
-	t = math.Max(0, math.Min(1, t)) * float64(len(viridis)-1)
+	t = math.Max(0, math.Min(1, t)) * float64(len(m)-1)
 	i := int(t)
-	if i == len(viridis)-1 {
-		return viridis[i]
+	if i == len(m)-1 {
+		return m[i]
 	}
 	f := t - float64(i)
-	a, b := viridis[i], viridis[i+1]
+	a, b := m[i], m[i+1]
 	mix := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + f*(float64(y)-float64(x)))) }
 	return color.NRGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 0xff}
 }

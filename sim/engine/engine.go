@@ -430,6 +430,12 @@ func (cfg Config) checkAs(closed bool) (Params, traffic.Injection, error) {
 	if err := p.resolveBuffers(cfg.Routing); err != nil {
 		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
 	}
+	if closed && p.ChannelFrames > 0 {
+		return p, traffic.Injection{}, fmt.Errorf("engine: channel_frames covers open-loop runs, whose length is known before they start; a closed-loop run's is not")
+	}
+	if err := checkFrames(p, cfg.Net.TotalPorts()); err != nil {
+		return p, traffic.Injection{}, fmt.Errorf("engine: %w", err)
+	}
 	// Any routing that names one VC per hop names a class (DOR, min, fbdor, nca); one
 	// that offers several candidates names each VC it may take.
 	if p.ClassVCs && routing.Selects(cfg.Routing) {

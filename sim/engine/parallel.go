@@ -470,7 +470,7 @@ func (w *worker) begin(e *Engine) {
 	// The worker counts link flits (chanFlits, shared: each region its own ports) and
 	// keeps those beyond the window for the engine's meter (end).
 	w.meter = meter{start: e.m.start, end: e.m.end, last: e.m.last, chanFlits: e.m.chanFlits, closed: e.m.closed,
-		aheadFlits: w.meter.aheadFlits[:0]}
+		frameLen: e.m.frameLen, frames: e.m.frames, ports: e.m.ports, aheadFlits: w.meter.aheadFlits[:0]}
 	we.m = &w.meter
 	we.req, we.best, we.accept, we.matchIn, we.matchOut = w.req, w.best, w.accept, w.matchIn, w.matchOut
 	we.scratch, we.opts = w.scratch, w.opts

@@ -248,6 +248,12 @@ type Params struct {
 	EjectVCs int `yaml:"eject_vcs" json:"eject_vcs,omitempty"`
 	// Channels keeps per-channel flit counts for utilisation maps.
 	Channels bool `yaml:"channels" json:"channels"`
+	// ChannelFrames, when above 0, also keeps every channel's flits per frame of that
+	// many cycles, from cycle 0 to the end of the run (warm-up included: congestion
+	// that builds up is what a picture over time shows), in Result.ChannelFrames. 0:
+	// off (the default), so results and keys are unchanged. The counters are allocated
+	// once, frames × ports of them, at most MaxFrameCounters.
+	ChannelFrames int64 `yaml:"channel_frames" json:"channel_frames,omitempty"`
 	// Threads is how many cores one simulation's events, allocation and arrivals use (0
 	// or 1: one).
 	// It does not change results, bit for bit, so it is not part of a point's JSON or
@@ -276,6 +282,9 @@ const (
 	MaxStationaryBatches = 100
 	// MaxStationaryWindows bounds the windows of a run.
 	MaxStationaryWindows = 1000
+	// MaxFrameCounters bounds frames × ports of Params.ChannelFrames (128 MiB of
+	// counters): a 16×16×16 torus keeps 1,000 frames.
+	MaxFrameCounters = 1 << 24
 )
 
 // withDefaults fills the two fields whose zero value means "as usual".
@@ -437,6 +446,8 @@ func (p *Params) validate() error {
 		return fmt.Errorf("watchdog %d cycles: accepted are 0 (off) to %d", p.Watchdog, int64(MaxCycles))
 	case !(p.SaturationTolerance >= 0 && p.SaturationTolerance < 1): // NaN too
 		return fmt.Errorf("saturation tolerance %g: accepted are 0 to 1", p.SaturationTolerance)
+	case p.ChannelFrames < 0:
+		return fmt.Errorf("channel frames of %d cycles: accepted are 0 (off) or a frame length of at least 1 cycle", p.ChannelFrames)
 	}
 	return p.validateStationary()
 }

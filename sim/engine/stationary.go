@@ -184,7 +184,7 @@ func (m *meter) restart() {
 		m.count(&dels[i])
 	}
 	for _, f := range flits {
-		m.channel(int(f.out), f.at, f.n)
+		m.windowChannel(int(f.out), f.at, f.n) // its frames were counted when it left
 	}
 	m.spareDel, m.spareFlits = dels[:0], flits[:0]
 }

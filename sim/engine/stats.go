@@ -125,8 +125,13 @@ type meter struct {
 	netLat, e2eLat       Histogram
 	flitNetLat           Histogram // per flit: each flit's network latency
 	msgLat               Histogram
-	chanFlits            []int64      // per output port, window only
-	closed               *closedMeter // closed-loop runs only
+	chanFlits            []int64 // per output port, window only
+	// Frames (Params.ChannelFrames): frame f's flits on output port g at
+	// frames[f*ports+g], frames of frameLen cycles from cycle 0; frameLen 0: off.
+	frameLen int64
+	frames   []int64
+	ports    int
+	closed   *closedMeter // closed-loop runs only
 
 	// The stationarity check (stationary.go): k batches of the window (0: no check),
 	// the flits delivered in each, the windows measured so far and at most, and last,
@@ -153,6 +158,28 @@ func (m *meter) init(e *Engine) {
 		m.maxWindows, m.last = e.p.StationaryWindows, e.p.lastEnd()
 		m.setBatches()
 	}
+	if e.p.ChannelFrames > 0 {
+		m.frameLen, m.ports = e.p.ChannelFrames, e.net.TotalPorts()
+		m.frames = make([]int64, frameCount(e.p)*int64(m.ports))
+	}
+}
+
+// frameCount is the number of frames of Params.ChannelFrames cycles that cover the
+// longest run p allows (all its stationarity windows).
+func frameCount(p Params) int64 {
+	return (p.lastEnd() + p.ChannelFrames - 1) / p.ChannelFrames
+}
+
+// checkFrames refuses frames whose counters would pass MaxFrameCounters.
+func checkFrames(p Params, ports int) error {
+	if p.ChannelFrames == 0 {
+		return nil
+	}
+	if n := frameCount(p); n > MaxFrameCounters/int64(max(ports, 1)) {
+		return fmt.Errorf("channel frames of %d cycles: %d frames × %d ports pass %d counters; accepted are frames of at least %d cycles for this run and network",
+			p.ChannelFrames, n, ports, MaxFrameCounters, (p.lastEnd()+MaxFrameCounters/int64(max(ports, 1))-1)/(MaxFrameCounters/int64(max(ports, 1))))
+	}
+	return nil
 }
 
 func (m *meter) in(t int64) bool { return t >= m.start && t < m.end }
@@ -169,6 +196,29 @@ func (m *meter) generated(t int64, packets int, flits int64) {
 // as they fall in the window; flits beyond it are kept ahead when a later window may
 // be measured.
 func (m *meter) channel(out int, t, n int64) {
+	if m.frameLen > 0 {
+		m.frame(out, t, n)
+	}
+	m.windowChannel(out, t, n)
+}
+
+// frame counts n flits leaving output port out from cycle t in the frames they fall
+// in; flits past the last frame are not counted.
+func (m *meter) frame(out int, t, n int64) {
+	nf := int64(len(m.frames) / m.ports)
+	for n > 0 {
+		f := t / m.frameLen
+		if f >= nf {
+			return
+		}
+		hi := min(t+n, (f+1)*m.frameLen)
+		m.frames[f*int64(m.ports)+int64(out)] += hi - t
+		n, t = n-(hi-t), hi
+	}
+}
+
+// windowChannel is channel's count for the measurement window.
+func (m *meter) windowChannel(out int, t, n int64) {
 	lo, hi := max(t, m.start), min(t+n, m.end)
 	if hi > lo {
 		m.chanFlits[out] += hi - lo
@@ -277,6 +327,9 @@ type Result struct {
 	// ChannelUtil is the utilisation of every output port by global port id
 	// (topology.Network.PortID), kept when Params.Channels is set.
 	ChannelUtil []float64 `json:"channel_util,omitempty"`
+	// ChannelFrames is the utilisation of every output port over successive frames of
+	// the run, kept when Params.ChannelFrames is set.
+	ChannelFrames *ChannelFrames `json:"channel_frames,omitempty"`
 	// UtilByClass is the utilisation of the switch-to-switch channels by the class of
 	// the switch they leave (KNS routers and subnet stages, fat-tree stages), for
 	// networks whose switches have classes.
@@ -288,6 +341,32 @@ type Result struct {
 	// (stationary.go); nil when the check is off (Params.StationaryBatches 0) and in
 	// closed-loop runs.
 	Stationarity *Stationarity `json:"stationarity,omitempty"`
+}
+
+// ChannelFrames is every channel's utilisation over time: Util[f][g] is the flits per
+// cycle that left output port g (topology.Network.PortID) in frame f, the cycles
+// [f·Cycles, (f+1)·Cycles) of the run (the last frame may be shorter: it ends where
+// the run ended, End). Terminal ports' frames are their ejection channels'.
+type ChannelFrames struct {
+	Cycles int64       `json:"cycles"`
+	End    int64       `json:"end"`
+	Util   [][]float64 `json:"util"`
+}
+
+// frameResult turns the frame counters into utilisation for a run that ended at end.
+func (m *meter) frameResult(end int64) *ChannelFrames {
+	n := (end + m.frameLen - 1) / m.frameLen
+	cf := &ChannelFrames{Cycles: m.frameLen, End: end, Util: make([][]float64, n)}
+	for f := range cf.Util {
+		lo := int64(f) * m.frameLen
+		span := float64(min(end, lo+m.frameLen) - lo)
+		u := make([]float64, m.ports)
+		for g, c := range m.frames[f*m.ports : (f+1)*m.ports] {
+			u[g] = float64(c) / span
+		}
+		cf.Util[f] = u
+	}
+	return cf
 }
 
 // ClassUtil is the utilisation of the switch-to-switch channels that leave the
@@ -399,6 +478,9 @@ func (e *Engine) result(elapsed time.Duration) *Result {
 			c.Class, c.Mean = classes[i], c.Mean/float64(c.Channels)
 			r.UtilByClass = append(r.UtilByClass, c)
 		}
+	}
+	if m.frameLen > 0 {
+		r.ChannelFrames = m.frameResult(min(e.now, m.last))
 	}
 	r.ExternalUtilMean, r.ExternalUtilMax = meanMax(ext)
 	r.InternalUtilMean, r.InternalUtilMax = meanMax(in)

@@ -46,7 +46,7 @@ engine:
 `))
 	fmt.Println(err)
 	// Output:
-	// fig.yaml:6: engine.warm_up: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, stationary_batches, stationary_tolerance, stationary_windows, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, class_vcs, front_delay, keep_ring_class, vc_islip, switch_islip, switch_after_vc, crossbar_delay, eject_vcs, channels, threads
+	// fig.yaml:6: engine.warm_up: unknown key in engine; accepted are switching, packet_flits, packet_lengths, link_latency, internal_latency, routing_delay, terminal_buffer, external_buffer, internal_buffer, port_flits, terminal_latency, output_flits, voq, buffer_split, allocator, warmup, measure, watchdog, saturation_tolerance, stationary_batches, stationary_tolerance, stationary_windows, transit_priority, crossbar_per_vc, consume_all, reserve_output_vcs, class_vcs, front_delay, keep_ring_class, vc_islip, switch_islip, switch_after_vc, crossbar_delay, eject_vcs, channels, channel_frames, threads
 }
 
 // A precision target lets each point stop adding seeds once its estimate is precise

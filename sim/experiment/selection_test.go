@@ -45,7 +45,7 @@ loads: [0.1]
 		t.Errorf("default selections %q and %q, want 3prio and ref", dc[0].Point.Selection, dc[1].Point.Selection)
 	}
 	for _, c := range []struct{ spec, want string }{
-		{"selection: [fast]\n", `bad.yaml:4: selection[0]: unknown selection function "fast": accepted are ref, rr, nointernal, 2prio, 3prio, first, random`},
+		{"selection: [fast]\n", `bad.yaml:4: selection[0]: unknown selection function "fast": accepted are ref, rr, nointernal, 2prio, 3prio, first, random, minfirst`},
 		{"selection: [rr, \"rr:threshold=0.5\"]\n", "bad.yaml:4: selection[1]: rr is listed twice for routing adaptive/bubble"},
 		{"selection: \"rr:threshold=3\"\n", `bad.yaml:4: selection[0]: selection option "threshold=3": the threshold is an occupancy share from 0 to 1 (or 0% to 100%)`},
 	} {
