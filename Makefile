@@ -12,7 +12,7 @@ LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISIO
 run: setup
 	scripts/jupyter.sh
 
-## test: set up what the tests need (Jupyter, gonb, Chromium, Slurm) and run every test:
+## test: set up what the tests need (Jupyter, gonb, Chromium, Slurm, OTF2 and Open MPI) and run every test:
 ## vet and formatting, the Go tests (the Slurm and browser tests must run, not skip; the
 ## live notebook test opens every notebook in Jupyter in Chromium), the parsers' fuzz
 ## targets for a short time, and every notebook run in the live Jupyter in quick mode.
@@ -62,7 +62,7 @@ vet:
 NOTEBOOK_STEP_JSON = $(if $(filter --json,$(GOTESTFLAGS)),--json $(word 2,$(GOTESTFLAGS))/notebook-step)
 
 gotest:
-	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 $(NOTEBOOK_STEP_FOLLOWS) GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
+	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 TWINTORUS_OTF2_REQUIRED=1 $(NOTEBOOK_STEP_FOLLOWS) GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
 	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
 
 ## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the

@@ -46,6 +46,7 @@ targets=(
 	"./sim/experiment/ FuzzSlurmScript 2"
 	"./sim/workload/ FuzzParseSpec"
 	"./sim/workload/ FuzzReadTrace"
+	"./sim/workload/ FuzzReadOTF2Events"
 	"./sim/workload/ FuzzParseSize"
 	"./sim/workload/ FuzzParseMapping"
 )

@@ -10,6 +10,11 @@
 #    (apt-get, through sudo when not root). --kernel-only skips this step, for a Jupyter you
 #    already have: the kernelspec goes to ~/.local/share/jupyter/kernels, which any
 #    Jupyter of yours reads (or pass --prefix DIR for a virtualenv/conda Jupyter).
+#    Also the OTF2 and MPI tools of real application traces (twintorus trace record and
+#    trace import, and their tests): libotf2-trace-dev (libotf2, otf2-config), otf2-tools
+#    (otf2-print), python3-otf2 (the OTF2 reader the importer runs), openmpi-bin (mpirun),
+#    libopenmpi-dev (mpicc, which builds the recorder) and hpcc (the HPC Challenge suite,
+#    the real MPI program the stored traces record).
 # 2. The module's dependencies into the Go module cache, so notebook cells build offline.
 # 3. gonb, goimports and gopls (completion and inline docs in cells), at the versions of
 #    go.mod's tool lines, and bin/twintorus (which runs gonb behind its relay), into bin/.
@@ -114,7 +119,8 @@ EOF
 check_go
 
 if ((apt)); then
-	packages=(jupyter-notebook jupyter-nbconvert python3-nbclient jupyter-client jupyter-nbformat)
+	packages=(jupyter-notebook jupyter-nbconvert python3-nbclient jupyter-client jupyter-nbformat
+		libotf2-trace-dev otf2-tools python3-otf2 openmpi-bin libopenmpi-dev hpcc)
 	missing=()
 	for p in "${packages[@]}"; do
 		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

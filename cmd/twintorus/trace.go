@@ -21,10 +21,11 @@ func newTraceCmd() *cobra.Command {
 		Long: `A trace is a closed-loop workload as a file: tasks and their programs of sends, receives
 and computation, one operation a line, gzip accepted (docs/traces.md). 'trace gen' writes one
 from a workload spec (an application proxy or a collective); 'trace stats' summarises one,
-with the source×destination message matrix as CSV. Run a trace with
+with the source×destination message matrix as CSV. 'trace record' records a real MPI
+program as an OTF2 archive, 'trace import' turns an OTF2 archive into a trace. Run a trace with
 'twintorus run TOPOLOGY --workload trace:FILE'.`,
 	}
-	cmd.AddCommand(newTraceGenCmd(), newTraceStatsCmd())
+	cmd.AddCommand(newTraceGenCmd(), newTraceStatsCmd(), newTraceRecordCmd(), newTraceImportCmd())
 	return cmd
 }
 

@@ -42,7 +42,9 @@
 // # Traces and proxies
 //
 // ReadTrace and WriteTrace read and write the trace format (docs/traces.md; gzip is
-// recognised by its magic bytes). The papers' VEF traces are not distributable, so
+// recognised by its magic bytes). ReadOTF2Events builds a workload from the event
+// stream of an OTF2 archive of a real MPI program (internal/otf2 runs the reader),
+// matching messages as MPI does and replaying collectives with the algorithms below. The papers' VEF traces are not distributable, so
 // graph500, randomaccess, namd and ptrans generate application proxies that follow
 // the traffic character the papers describe; they are deterministic for their
 // parameters.

@@ -150,3 +150,37 @@ func buildOne(spec string) (*Workload, error) {
 	}
 	return s.Build(0)
 }
+
+// FuzzReadOTF2Events: the OTF2 converter's event stream never panics the importer; an
+// error is one line naming the stream; what reads is a workload that runs to its end.
+func FuzzReadOTF2Events(f *testing.F) {
+	f.Add([]byte(otf2Head + "0 100 enter\n0 100 send 1 0 7 10\n0 150 leave\n1 500 recv 0 0 7 10\nend\n"))
+	f.Add([]byte(otf2Head + "2 10 coll bcast 5 0 64 0\n0 20 coll bcast 5 0 0 64\n0 30 coll alltoall 0 -1 24 24\n1 30 coll alltoall 0 -1 24 24\n2 30 coll alltoall 0 -1 24 24\nend\n"))
+	f.Add([]byte(otf2Head + "2 700 send 1 5 3 30\n0 950 recv 0 5 3 30\nunknown RmaPut 4\nignored Metric 2\nend\n"))
+	f.Add([]byte(otf2Head + "0 1 coll barrier 0 -1 0 0\n1 1 coll barrier 0 -1 0 0\n2 1 coll barrier 0 -1 0 0\n0 2 coll allreduce 0 -1 8 8\n1 2 coll allreduce 0 -1 8 8\n2 2 coll allreduce 0 -1 8 8\nend\n"))
+	f.Add([]byte("twintorus-otf2-events 1\nranks 2\nclock 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Small streams of few ranks: a stream may name a million ranks, or a
+		// collective of a thousand, which the importer takes, slowly.
+		if len(data) > 4096 {
+			return
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) == 2 && f[0] == "ranks" && len(f[1]) > 2 {
+				return
+			}
+		}
+		for _, mode := range []string{"keep", "messages"} {
+			w, _, err := ReadOTF2Events(bytes.NewReader(data), "f", ImportOptions{ComputeScale: 0.5, Collectives: mode})
+			if err != nil {
+				if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "OTF2 events f: ") {
+					t.Fatalf("error is not one line naming the stream: %q", msg)
+				}
+				continue
+			}
+			if w.Tasks() < 1 {
+				t.Fatalf("a workload of %d tasks", w.Tasks())
+			}
+		}
+	})
+}
