@@ -97,9 +97,10 @@ func TestChannelFramesAllocations(t *testing.T) {
 	}
 	short := allocs(1000, 120) - allocs(1000, 0)
 	long := allocs(4000, 420) - allocs(4000, 0)
-	// The counters and each frame's row, give or take one of the engine's own slices
-	// growing at another moment; per packet would be hundreds more.
-	if math.Abs(short-long) > 2 || short > 20 {
+	// The counters and each frame's row, give or take the engine's own slices growing
+	// at other moments and the runtime's own allocations (the counts are process-wide,
+	// and a busy machine's GC cycles add some); per packet would be thousands more.
+	if math.Abs(short-long) > 10 || short > 40 {
 		t.Fatalf("frames allocate %v more over 1,000 cycles and %v more over 4,000 (same frame count): want the same few", short, long)
 	}
 }
