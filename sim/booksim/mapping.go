@@ -299,11 +299,29 @@ func (c *Config) mapTopology(m *Mapped, top string) error {
 	case "cmesh":
 		return c.errKey("topology", "= cmesh: BookSim2's concentrated mesh has express channels and its own routings; we would need its port layout (our mesh:KxK@C concentrates without them)")
 	case "dragonflynew":
-		return c.errKey("topology", "= dragonflynew: we have no dragonfly family yet; we would need one (issue 41 maps it once it exists)")
+		// dragonfly.cpp: p = k PEs per router, a = 2p routers per group all joined, h = p
+		// global ports per router, g = a·h + 1 groups, every channel 1 cycle; global port
+		// o = r·p + i of group G leads to group o if o < G, else o + 1: our balanced
+		// dragonfly with its consecutive arrangement (the mapping test compares them link
+		// by link). With n > 1 its groups are p^n routers, which no paper we model builds.
+		if n != 1 {
+			return c.errKey("n", "= %d on dragonflynew: BookSim2 then makes groups of k^n routers; we map n = 1, the balanced dragonfly (a = 2k routers per group, k global ports per router)", n)
+		}
+		if k < 1 || k > 16 {
+			return c.errKey("k", "= %d on dragonflynew: k is the PEs and global ports per router, from 1 to 16 (k = 16: 33,824 routers)", k)
+		}
+		if conc != 1 {
+			return c.errKey("c", "= %d: BookSim2's dragonflynew ignores c and attaches k nodes per router; give c = 1", conc)
+		}
+		// Its channels are not 1 cycle: dragonfly.cpp defines DRAGON_LATENCY, which
+		// gives every local channel (and its credits) 10 cycles and every global one
+		// 100. Mapped onto 1-cycle links the two would disagree by a factor of ten in
+		// latency and far more in throughput (8-flit VCs over a 200-cycle round trip).
+		return c.errKey("topology", "= dragonflynew: BookSim2 builds it with 10-cycle local and 100-cycle global channels (DRAGON_LATENCY in dragonfly.cpp); we would need per-link latencies in our dragonfly (dragonfly:%d has the same routers and wiring)", k)
 	case "fly", "qtree", "tree4":
 		return c.errKey("topology", "= %s: we have no equivalent family; we would need BookSim2's %s network", top, top)
 	default:
-		return c.errKey("topology", "= %s: BookSim2 has no such topology (it refuses it too); accepted are torus, mesh, fattree, flatfly and anynet", top)
+		return c.errKey("topology", "= %s: BookSim2 has no such topology (it refuses it too); accepted are torus, mesh, fattree, flatfly, dragonflynew and anynet", top)
 	}
 	return nil
 }
@@ -352,6 +370,8 @@ func bookSimRoutings() map[string]routeDef {
 		"ugal_flatfly":          {note: "UGAL on the flattened butterfly"},
 		"ugal_pni_flatfly":      {note: "UGAL on the flattened butterfly"},
 		"ugal_xyyx_flatfly":     {note: "UGAL on the flattened butterfly"},
+		"min_dragonflynew":      {"dfmin", "none", "dfmin: both route local, global, local, on VC 0 before the global hop and VC 1 after it (with num_vcs > 2 BookSim2 leaves the other VCs unused, ours shares them between the two classes)"},
+		"ugal_dragonflynew":     {note: "BookSim2's UGAL, which draws an intermediate router (ours, dfugal-l, an intermediate group), weighs the queues 1 and 2 rather than by hop counts, and biases towards minimal by 30 flits"},
 	}
 }
 

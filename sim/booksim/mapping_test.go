@@ -1,6 +1,7 @@
 package booksim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/engine"
+	"github.com/twintorus/twintorus/sim/topology"
 )
 
 func mapText(t *testing.T, file, text string) (Mapped, error) {
@@ -225,7 +227,8 @@ func TestMapRefusals(t *testing.T) {
 		{"measure_stats = {0};", "measure_stats", "classes left out"},
 		{"packet_size = 0;", "packet_size", "1 to 4096"},
 		{"packet_size = {{1,2}};", "packet_size", "want an integer"},
-		{"topology = dragonflynew;", "topology", "dragonfly"},
+		{"topology = dragonflynew; k = 2; n = 2;", "n", "k^n routers"},
+		{"topology = dragonflynew; k = 2; n = 1; routing_function = min;", "topology", "100-cycle global channels"},
 		{"topology = cmesh;", "topology", "express"},
 		{"topology = fly;", "topology", "no equivalent"},
 		{"topology = ring;", "topology", "no such topology"},
@@ -299,5 +302,36 @@ func TestBookSimPresetIsTheDefaultRouter(t *testing.T) {
 	}
 	if pre.Deadlock != m.Deadlock {
 		t.Errorf("preset deadlock %q, mapping %q", pre.Deadlock, m.Deadlock)
+	}
+}
+
+// BookSim2's dragonflynew (dragonfly.cpp, DragonFlyNew::_BuildNet) joins global output
+// port i of router r, in group G of a = 2p routers, to group o = (r mod a)·p + i when
+// o < G, else to group o + 1; our dragonfly:K joins the same groups, port by port (its
+// routers' global ports follow their a − 1 local ones), so that mapping dragonflynew
+// needs only its channel latencies (the refusal says so).
+func TestDragonflyWiringIsBookSim2s(t *testing.T) {
+	for _, p := range []int{1, 2, 3} {
+		net, err := topology.New(fmt.Sprintf("dragonfly:%d", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := 2 * p
+		if g := a*p + 1; net.Groups() != g || net.Switches() != a*g {
+			t.Fatalf("dragonfly:%d: %d groups, %d routers; BookSim2 builds %d and %d", p, net.Groups(), net.Switches(), g, a*g)
+		}
+		for s := 0; s < net.Switches(); s++ {
+			grp, r := s/a, s%a
+			for i := 0; i < p; i++ {
+				want := r*p + i
+				if want >= grp {
+					want++
+				}
+				port := net.Port(s, a-1+i)
+				if !port.Connected() || net.Group(int(port.Peer)) != want {
+					t.Fatalf("dragonfly:%d router %d global port %d leads to group %d; BookSim2's to group %d", p, s, i, net.Group(int(port.Peer)), want)
+				}
+			}
+		}
 	}
 }
