@@ -1,7 +1,7 @@
 # twintorus: the two commands a user needs are `make run` and `make test`.
 SHELL := /usr/bin/env bash
 GO ?= go
-FUZZTIME ?= 4s
+FUZZTIME ?= 2s
 GOTESTFLAGS ?=
 REVISION := $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS := -X github.com/twintorus/twintorus/internal/version.Revision=$(REVISION)
