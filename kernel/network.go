@@ -35,17 +35,7 @@ func ShowNetworkFrames(ps []plots.NetworkPlot, err error) { Default().ShowNetwor
 
 // ShowNetwork is the package function ShowNetwork on this screen.
 func (s *Screen) ShowNetwork(p plots.NetworkPlot, err error) {
-	if err != nil {
-		panic(fmt.Errorf("kernel.ShowNetwork: %w", err))
-	}
-	if s.Notebook == nil {
-		return
-	}
-	png, err := s.networkPNG(p)
-	if err != nil {
-		panic(fmt.Errorf("kernel.ShowNetwork: %w", err))
-	}
-	s.PNG(png)
+	s.showPNG("ShowNetwork", err, func() ([]byte, error) { return s.networkPNG(p) })
 }
 
 // ShowNetworkFrames is the package function ShowNetworkFrames on this screen.

@@ -65,15 +65,22 @@ func (s *Screen) Show(p Plot, err error) {
 
 // ShowFigure is the package function ShowFigure on this screen.
 func (s *Screen) ShowFigure(p Plot, err error) {
+	s.showPNG("ShowFigure", err, func() ([]byte, error) { return s.staticPNG(p) })
+}
+
+// showPNG is what the Show calls that display one picture share: a caller's error,
+// or one in drawing, fails the cell (a panic naming the call); outside a notebook
+// nothing is drawn.
+func (s *Screen) showPNG(call string, err error, draw func() ([]byte, error)) {
 	if err != nil {
-		panic(fmt.Errorf("kernel.ShowFigure: %w", err))
+		panic(fmt.Errorf("kernel.%s: %w", call, err))
 	}
 	if s.Notebook == nil {
 		return
 	}
-	png, err := s.staticPNG(p)
+	png, err := draw()
 	if err != nil {
-		panic(fmt.Errorf("kernel.ShowFigure: %w", err))
+		panic(fmt.Errorf("kernel.%s: %w", call, err))
 	}
 	s.PNG(png)
 }

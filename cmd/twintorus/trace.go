@@ -69,23 +69,11 @@ Proxies and their parameters:
 			if err != nil {
 				return err
 			}
-			dst := cmd.OutOrStdout()
-			if out != "" && out != "-" {
-				f, err := os.Create(out)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				dst = f
-				zip = zip || strings.HasSuffix(out, ".gz")
+			toFile, err := writeTraceOut(cmd, out, zip, w)
+			if err != nil {
+				return err
 			}
-			if err := workload.WriteTrace(dst, w, zip); err != nil {
-				return fmt.Errorf("writing the trace: %w", err)
-			}
-			if f, ok := dst.(*os.File); ok && f != os.Stdout {
-				if err := f.Close(); err != nil {
-					return fmt.Errorf("writing the trace: %w", err)
-				}
+			if toFile {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d tasks, %d messages, %d bytes\n", out, w.Tasks(), w.Messages(), w.Bytes())
 			}
 			return nil
@@ -173,4 +161,28 @@ func exactArgs(cmd, what, example string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// writeTraceOut writes trace w to file out (gzipped when zip is set or out ends in
+// .gz), or to the command's output when out is "" or "-"; it reports whether it wrote
+// a file.
+func writeTraceOut(cmd *cobra.Command, out string, zip bool, w *workload.Workload) (bool, error) {
+	if out == "" || out == "-" {
+		if err := workload.WriteTrace(cmd.OutOrStdout(), w, zip); err != nil {
+			return false, fmt.Errorf("writing the trace: %w", err)
+		}
+		return false, nil
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return true, err
+	}
+	defer f.Close()
+	if err := workload.WriteTrace(f, w, zip || strings.HasSuffix(out, ".gz")); err != nil {
+		return true, fmt.Errorf("writing the trace: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return true, fmt.Errorf("writing the trace: %w", err)
+	}
+	return true, nil
 }

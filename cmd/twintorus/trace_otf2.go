@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -122,23 +121,8 @@ Collectives kept and their default algorithms:
 			if err != nil {
 				return err
 			}
-			dst := cmd.OutOrStdout()
-			if out != "" && out != "-" {
-				f, err := os.Create(out)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				dst = f
-				zip = zip || strings.HasSuffix(out, ".gz")
-			}
-			if err := workload.WriteTrace(dst, w, zip); err != nil {
-				return fmt.Errorf("writing the trace: %w", err)
-			}
-			if f, ok := dst.(*os.File); ok && f != os.Stdout {
-				if err := f.Close(); err != nil {
-					return fmt.Errorf("writing the trace: %w", err)
-				}
+			if _, err := writeTraceOut(cmd, out, zip, w); err != nil {
+				return err
 			}
 			report := cmd.ErrOrStderr()
 			if asJSON {
