@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"html"
-	"os"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -67,18 +66,8 @@ func (s *Screen) networkPNG(p plots.NetworkPlot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	png, err := f.PNG(p.Size(NetworkWidth))
-	if err != nil {
-		return nil, err
-	}
-	w := s.Status
-	if w == nil {
-		w = os.Stderr
-	}
-	for _, pr := range f.Problems() {
-		fmt.Fprintf(w, "%s %s\n", LayoutWarning, pr)
-	}
-	return png, nil
+	w, h := p.Size(NetworkWidth)
+	return s.figurePNG(f, w, h)
 }
 
 // FramesHTML is the HTML ShowNetworkFrames shows: the PNGs stacked, all but the first

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/twintorus/twintorus/plots"
 )
 
@@ -97,7 +99,13 @@ func (s *Screen) staticPNG(p Plot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	png, err := f.PNG(plots.Width, plots.Height)
+	return s.figurePNG(f, plots.Width, plots.Height)
+}
+
+// figurePNG renders f at width × height and writes its layout problems, one line
+// each, on the screen's status stream.
+func (s *Screen) figurePNG(f *plots.Figure, width, height vg.Length) ([]byte, error) {
+	png, err := f.PNG(width, height)
 	if err != nil {
 		return nil, err
 	}
