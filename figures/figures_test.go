@@ -59,7 +59,7 @@ metrics: [accepted, latency_network_mean, hops, saturated]
 		t.Fatal(err)
 	}
 	if calls == 0 || r.Spec.Seeds != 2 || len(r.Saturations) != 6 || !strings.Contains(r.About(), "quick run, 2 replications") ||
-		!strings.Contains(r.About(), "knees bisected 2 times") {
+		!strings.Contains(r.About(), fmt.Sprintf("knees bisected %d times", QuickKneeSteps)) {
 		t.Fatalf("progress calls %d, spec %+v, saturations %d, about %q", calls, r.Spec.Loads, len(r.Saturations), r.About())
 	}
 	series, err := Curves(r.Summaries(), experiment.Accepted, experiment.LatencyNetworkMean, CurveOptions{

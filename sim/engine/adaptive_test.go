@@ -157,13 +157,16 @@ func TestAdaptiveLowLoadHops(t *testing.T) {
 // (make test-long) runs them. By default (make test) each runs 20,000 cycles (at
 // 12,000, four windows of 3,000, twin:4x4x4's 3prio:reselect=once under VCs swings
 // between windows by more than the 25 % allowed: 0.33, 0.38, 0.27), and the 512-PE
-// twin torus, three quarters of the CPU, runs one selection function per scheme (the
-// default 3prio under VCs, random under bubble) rather than nine, and not DORT (analysis.TestTieRulesDeadlockFree
-// checks DORT's dependency graph on the 512-PE 5DT torus, CBest): every selection
-// function and DORT still run
-// on the five smaller networks, the 64-PE 5DT torus among them, and each only picks
-// among the candidates the routing offers, whose escape analysis.TestDuatoCondition
-// proves deadlock-free on the 512-PE torus itself. -short keeps two networks.
+// twin torus runs one selection function per scheme (the default 3prio under VCs,
+// random under bubble) and not DORT (analysis.TestTieRulesDeadlockFree checks DORT's
+// dependency graph on the 512-PE 5DT torus, CBest), and the smaller networks share the
+// selection functions out (defaultRun): DORT runs on all five, and each selection
+// function under each scheme on one of the two 64-PE twin tori and one of the two
+// tori, and every third one also on the 128-PE twin torus: two or three networks each,
+// half the runs of all nine everywhere. A selection function only picks among the candidates the routing
+// offers, whose escape analysis.TestDuatoCondition proves deadlock-free on the 512-PE
+// torus itself: these runs corroborate that proof, and make test-long runs them all.
+// -short keeps two networks.
 func TestAdaptiveNoDeadlock(t *testing.T) {
 	cycles := acceptanceCycles(20000)
 	nets := []string{"twin:4x2x4", "twin:4x4x4", "twin:2x2x2x2x2", "twin:4x4x2x4x2", "torus:8x8", "torus:4x4x4"}
@@ -173,9 +176,8 @@ func TestAdaptiveNoDeadlock(t *testing.T) {
 	sels := []string{"", "rr", "nointernal", "2prio", "3prio", "ref", "first", "random", "3prio:reselect=once"}
 	for _, spec := range nets {
 		for _, scheme := range []routing.Scheme{routing.SchemeVC, routing.SchemeBubble} {
-			for _, sel := range sels {
-				// The 512-PE torus runs one selection function per scheme by default.
-				if big := map[routing.Scheme]string{routing.SchemeVC: "3prio", routing.SchemeBubble: "random"}; spec == "twin:4x4x2x4x2" && cycles < 100000 && sel != big[scheme] {
+			for j, sel := range sels {
+				if cycles < 100000 && !defaultRun(spec, scheme, j, sel) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/%s/%s", spec, scheme, sel), func(t *testing.T) {
@@ -196,4 +198,18 @@ func TestAdaptiveNoDeadlock(t *testing.T) {
 			}
 		}
 	}
+}
+
+// defaultRun reports whether make test (not make test-long) runs selection function
+// sels[j] ("" for DOR/DORT, j 0) under scheme on spec in TestAdaptiveNoDeadlock.
+func defaultRun(spec string, scheme routing.Scheme, j int, sel string) bool {
+	switch spec {
+	case "twin:4x4x2x4x2":
+		return sel == map[routing.Scheme]string{routing.SchemeVC: "3prio", routing.SchemeBubble: "random"}[scheme]
+	case "twin:4x4x4":
+		return j == 0 || (j+int(scheme))%3 == 0
+	}
+	small := map[string]int{"twin:4x2x4": 0, "twin:2x2x2x2x2": 1, "torus:8x8": 2, "torus:4x4x4": 3}
+	n, ok := small[spec]
+	return !ok || j == 0 || (n+j+int(scheme))%2 == 0
 }
