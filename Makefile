@@ -95,7 +95,7 @@ pgo:
 
 ## docfigures: redraw the README's and docs/figures' figures from the stored results
 docfigures:
-	$(GO) run ./internal/docfigures
+	$(GO) run ./tools/docfigures
 
 ## bench: the speed benchmarks recorded in BENCHMARKS.md, the engine's compiled as the
 ## twintorus command is (with its profile, cmd/twintorus/default.pgo)

@@ -25,7 +25,7 @@ import (
 // this is part of the evidence for the one the tables read (docs/model.md).
 
 // CollectiveLoadFile is the stored table of collective loads (datasets/results),
-// written by internal/collload.
+// written by tools/collload.
 const CollectiveLoadFile = "collective-loads.csv"
 
 // CollectiveLoad is one row: a workload on a network under a deterministic routing,

@@ -16,7 +16,7 @@ import (
 )
 
 // LinkUseFile is the stored table of link utilisation per dimension (the twisted-tori
-// paper's Fig. 10), one row per simulation run with channel counters; internal/linkuse
+// paper's Fig. 10), one row per simulation run with channel counters; tools/linkuse
 // writes it from results stores.
 const LinkUseFile = "twisted-links.csv"
 

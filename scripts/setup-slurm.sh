@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# setup-slurm.sh: install what internal/slurmtest needs to run a real
+# setup-slurm.sh: install what cmd/twintorus/internal/slurmtest needs to run a real
 # single-host Slurm (Debian 12 ships Slurm 22.05):
 #
 #   munge         munged, mungekey (authentication between Slurm daemons/clients)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twintorus/twintorus/internal/slurmtest"
+	"github.com/twintorus/twintorus/cmd/twintorus/internal/slurmtest"
 	"github.com/twintorus/twintorus/sim/experiment"
 )
 
@@ -168,7 +168,7 @@ func TestSweepKillResume(t *testing.T) {
 }
 
 // TestSweepSlurm runs the acceptance sweep as a job array on a real single-host Slurm
-// started by the test (see internal/slurmtest): the same CSV as the local runner; a
+// started by the test (see internal/slurmtest, under this command): the same CSV as the local runner; a
 // re-submit with everything stored submits nothing; after records are lost, a
 // re-submit runs exactly those.
 func TestSweepSlurm(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twintorus/twintorus/internal/slurmtest"
+	"github.com/twintorus/twintorus/cmd/twintorus/internal/slurmtest"
 )
 
 // TestCluster runs the real thing: a job array whose tasks write into a

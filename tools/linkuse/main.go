@@ -3,7 +3,7 @@
 // records of results stores whose runs had channel counters on (engine key
 // channels: true):
 //
-//	go run ./internal/linkuse -out datasets/results/twisted-links.csv STORE...
+//	go run ./tools/linkuse -out datasets/results/twisted-links.csv STORE...
 //
 // Records without channel counters are skipped; every record with them becomes one row.
 package main

@@ -2,7 +2,7 @@
 // the papers' networks (datasets/results/collective-loads.csv, figures.CollectiveLoadCases),
 // counted route by route without simulating:
 //
-//	go run ./internal/collload -out datasets/results/collective-loads.csv
+//	go run ./tools/collload -out datasets/results/collective-loads.csv
 //
 // Each routing runs its own tie rule (mirror for TSDOR, plus for DOR and DORT). The rows of
 // the 4,096-PE networks with P(P−1)-message algorithms (ring, all-to-all linear) build

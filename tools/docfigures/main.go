@@ -3,7 +3,7 @@
 // datasets/results (never from a quick run), the exact analysis, and, for the
 // utilisation heatmap, ten fixed-seed simulations:
 //
-//	go run ./internal/docfigures [-out docs/figures]
+//	go run ./tools/docfigures [-out docs/figures]
 //
 // Run it after the stored results or the plots package change (make docfigures), and
 // look at every file before committing it.
