@@ -34,13 +34,15 @@ type Screen struct {
 	// Library, when set, says whether a chart shown now must carry the ECharts script
 	// (see Show); nil asks the running kernel.
 	Library func() bool
+	// Front is where Explore's controls live; nil: Explore shows static pictures.
+	Front Front
 }
 
 // Default returns the screen of the running program: the notebook when gonb runs the
 // cell, otherwise plain text on stdout (tables) and stderr (progress).
 func Default() *Screen {
 	if gonbui.IsNotebook {
-		return &Screen{Notebook: gonbNotebook{}}
+		return &Screen{Notebook: gonbNotebook{}, Front: gonbFront{}}
 	}
 	return &Screen{Text: os.Stdout, Status: os.Stderr}
 }
