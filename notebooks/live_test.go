@@ -180,6 +180,7 @@ func checkOpened(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
 	}
 	checkCharts(t, page, "as opened", declaredCharts(t, name))
+	checkDrawings(t, page, "as opened", name)
 	checkNoScrollBoxes(t, page, "as opened")
 	checkChartLayout(t, page, "as opened")
 }
@@ -237,6 +238,7 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 	t.Helper()
 	start := time.Now()
 	runAll(t, page)
+	checkExplore(t, page, name)
 	n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +255,109 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
 	}
 	checkCharts(t, page, "after Run All (quick mode)", declaredQuickCharts(t, name))
+	checkDrawings(t, page, "after Run All (quick mode)", name)
 	checkNoScrollBoxes(t, page, "after Run All (quick mode)")
 	checkChartLayout(t, page, "after Run All (quick mode)")
+}
+
+// checkDrawings checks that every cell declaring static pictures ("drawings": network
+// drawings, Explore's picture) shows that many PNG images, each loaded and non-empty.
+func checkDrawings(t *testing.T, page *browsertest.Page, when, name string) {
+	t.Helper()
+	cells := readNotebook(t, name).Cells
+	const probe = `Jupyter.notebook.get_cells().map(function (c) {
+	  var imgs = c.output_area.element[0].querySelectorAll(".output_png img"), ok = 0;
+	  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 100 && imgs[i].naturalHeight > 100) { ok++; } }
+	  return ok;
+	})`
+	var got []int
+	deadline := time.Now().Add(testwait.Scale(30 * time.Second))
+	for {
+		var err error
+		if got, err = browsertest.Eval[[]int](page, probe); err != nil {
+			t.Fatal(err)
+		}
+		ok := len(got) == len(cells)
+		for i := 0; ok && i < len(cells); i++ {
+			ok = cells[i].Metadata.Twintorus.Drawings == 0 || got[i] == cells[i].Metadata.Twintorus.Drawings
+		}
+		if ok || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	drawn := 0
+	for i, c := range cells {
+		if want := c.Metadata.Twintorus.Drawings; want > 0 {
+			if i >= len(got) || got[i] != want {
+				t.Errorf("%s: cell %d shows %v static pictures; its metadata declares %d", when, i, got, want)
+				continue
+			}
+			drawn += want
+		}
+	}
+	t.Logf("%s: %d static pictures shown", when, drawn)
+}
+
+// checkExplore plays a reader of every cell that declares controls (kernel.Explore)
+// while Run All runs it: the cell shows gonb's widgets and a live picture; moving the
+// load slider redraws the network and the latency curve at the new load, choosing
+// another configuration redraws them for it, and "done" closes the controls and
+// leaves the last picture as static PNGs, so Run All goes on.
+func checkExplore(t *testing.T, page *browsertest.Page, name string) {
+	t.Helper()
+	for i, c := range readNotebook(t, name).Cells {
+		if !c.Metadata.Twintorus.Explore {
+			continue
+		}
+		out := fmt.Sprintf("Jupyter.notebook.get_cell(%d).output_area.element[0]", i)
+		controls := out + `.querySelector(".twintorus-explore-controls")`
+		start := time.Now()
+		if err := page.WaitFor(fmt.Sprintf(`(function () { var c = %s, o = %s;
+		  return !!(c && c.querySelector("input[type=range]") && c.querySelector("select") && c.querySelector("button") &&
+		    o.querySelector("img.twintorus-explore-network") && o.querySelector("img.twintorus-explore-plot")); })()`, controls, out), runAllTimeout); err != nil {
+			t.Fatalf("cell %d: the controls and the live picture did not appear: %v; prompts %v", i, err, prompts(page))
+		}
+		t.Logf("cell %d: controls shown %.1f s after Run All started", i, time.Since(start).Seconds())
+		type view struct{ Network, Plot, Caption string }
+		look := func() view {
+			v, err := browsertest.Eval[view](page, fmt.Sprintf(`(function () { var o = %s, n = o.querySelector("img.twintorus-explore-network"),
+			  p = o.querySelector("img.twintorus-explore-plot"), c = o.querySelector(".twintorus-explore-caption");
+			  return {network: n ? n.src : "", plot: p ? p.src : "", caption: c ? c.innerText : ""}; })()`, out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		move := func(what, set, want string) {
+			t.Helper()
+			before := look()
+			started := time.Now()
+			if _, err := browsertest.Eval[any](page, fmt.Sprintf(`(function () { var c = %s; %s; return null; })()`, controls, set)); err != nil {
+				t.Fatal(err)
+			}
+			if err := page.WaitFor(fmt.Sprintf(`(function () { var c = %s.querySelector(".twintorus-explore-caption"); return !!c && c.innerText.indexOf(%q) >= 0; })()`, out, want), time.Minute); err != nil {
+				t.Fatalf("cell %d: after %s the caption does not say %q: %v; it says %q", i, what, want, err, look().Caption)
+			}
+			after := look()
+			if after.Network == before.Network || after.Plot == before.Plot {
+				t.Errorf("cell %d: after %s the network drawing changed %v, the curve changed %v; want both redrawn", i, what, after.Network != before.Network, after.Plot != before.Plot)
+			}
+			t.Logf("cell %d: %s redrew in %.2f s: %s", i, what, time.Since(started).Seconds(), after.Caption)
+		}
+		// From load 0.30 (position 5) to 0.50 (position 9), then configuration A.
+		move("moving the load slider", `var s = c.querySelector("input[type=range]"); s.value = "9"; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change"))`,
+			"twin:4x4x4/D, dort, uniform at offered 0.50")
+		move("choosing configuration A", `var s = c.querySelector("select"); s.value = "0"; s.dispatchEvent(new Event("change"))`,
+			"twin:4x4x4/A, dort, uniform at offered 0.50")
+		if _, err := browsertest.Eval[any](page, controls+`.querySelector("button").click(), null`); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.WaitFor(fmt.Sprintf(`(function () { var o = %s; return !o.querySelector(".twintorus-explore-controls input") &&
+		  !o.querySelector("img.twintorus-explore-network") && o.innerText.indexOf("The controls have closed (done) at load 0.50, configuration A") >= 0; })()`, out), time.Minute); err != nil {
+			t.Fatalf("cell %d: \"done\" did not close the controls and leave the last picture: %v", i, err)
+		}
+	}
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come
