@@ -42,10 +42,21 @@ type Screen struct {
 // cell, otherwise plain text on stdout (tables) and stderr (progress).
 func Default() *Screen {
 	if gonbui.IsNotebook {
-		return &Screen{Notebook: gonbNotebook{}, Front: gonbFront{}}
+		s := &Screen{Notebook: gonbNotebook{}, Front: gonbFront{}}
+		if os.Getenv(NoControlsEnv) == "1" {
+			s.Front = nil
+		}
+		return s
 	}
 	return &Screen{Text: os.Stdout, Status: os.Stderr}
 }
+
+// NoControlsEnv names the variable that says no browser runs the notebook (set to 1
+// by scripts/run-notebooks.sh, which executes notebooks with nbconvert): Explore then
+// shows its static picture at once, without asking gonb to open its connection to a
+// browser. Asking would wait for gonb to give up (3 s), and leave gonb's connection
+// script in the saved output.
+const NoControlsEnv = "TWINTORUS_NO_CONTROLS"
 
 // IsNotebook reports whether the program runs as a gonb notebook cell.
 func IsNotebook() bool { return gonbui.IsNotebook }

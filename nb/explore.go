@@ -10,6 +10,7 @@ import (
 	"github.com/twintorus/twintorus/kernel"
 	"github.com/twintorus/twintorus/netdraw"
 	"github.com/twintorus/twintorus/plots"
+	"github.com/twintorus/twintorus/sim/engine"
 	"github.com/twintorus/twintorus/sim/experiment"
 	"github.com/twintorus/twintorus/sim/topology"
 )
@@ -50,7 +51,10 @@ type Explorer struct {
 	runs map[[3]int]map[int]explored
 }
 
-type explored struct{ accepted, latency float64 }
+type explored struct {
+	accepted, latency float64
+	saturated         bool
+}
 
 // NewExplorer is Explore's explorer: loads 0.05 to 1 flits/cycle/PE, the ten
 // configurations, DORT and adaptive routing (Duato's, DORT as escape; bubble flow
@@ -87,36 +91,40 @@ func (e *Explorer) Controls() []kernel.Control {
 // into the explorer's lists) and draws it: the network with its measured channel
 // utilisation on a fixed scale (0 to 1 flit/cycle, so drawings compare), and network
 // latency against offered load for the loads run so far under the same configuration,
-// routing and traffic.
+// routing and traffic (a new one starts with 0.10 and 0.20 too; saturated points hollow).
 func (e *Explorer) View(picks []int) (kernel.View, error) {
 	if len(picks) != 4 || picks[0] < 0 || picks[0] >= len(e.Loads) || picks[1] < 0 || picks[1] >= len(e.Configs) ||
 		picks[2] < 0 || picks[2] >= len(e.Routings) || picks[3] < 0 || picks[3] >= len(e.Traffics) {
 		return kernel.View{}, fmt.Errorf("nb: picks %v: want a load, configuration, routing and traffic index within the explorer's lists", picks)
 	}
-	spec := "twin:4x4x4/" + e.Configs[picks[1]]
-	pt := experiment.NewPoint(spec, e.Loads[picks[0]])
-	pt.Routing, pt.Traffic = e.Routings[picks[2]], e.Traffics[picks[3]]
-	pt.Warmup, pt.Measure, pt.Channels = ExploreWarmup, ExploreMeasure, true
-	pt.Params = pt.Params.StationaryOff()
-	r, err := pt.Run(context.Background())
+	key := [3]int{picks[1], picks[2], picks[3]}
+	if e.runs[key] == nil {
+		// A new curve starts with loads 0.10 and 0.20 beside the one picked, so that it
+		// is a curve from the first drawing on (three short runs).
+		e.runs[key] = map[int]explored{}
+		for _, l := range []int{1, 3} {
+			if l != picks[0] && l < len(e.Loads) {
+				if _, err := e.run(key, l); err != nil {
+					return kernel.View{}, err
+				}
+			}
+		}
+	}
+	r, err := e.run(key, picks[0])
 	if err != nil {
 		return kernel.View{}, err
 	}
+	spec, what := e.name(key)
 	net, err := topology.New(spec)
 	if err != nil {
 		return kernel.View{}, err
 	}
-	what := fmt.Sprintf("%s, %s, %s", spec, pt.Routing, pt.Traffic)
-	p, err := netdraw.Draw(net, netdraw.Options{Title: fmt.Sprintf("%s at %.2f: measured", what, pt.Load),
+	load := e.Loads[picks[0]]
+	p, err := netdraw.Draw(net, netdraw.Options{Title: fmt.Sprintf("%s at %.2f: measured", what, load),
 		Loads: r.ChannelUtil, Max: 1, Unit: "utilisation (flits/cycle)"})
 	if err != nil {
 		return kernel.View{}, err
 	}
-	key := [3]int{picks[1], picks[2], picks[3]}
-	if e.runs[key] == nil {
-		e.runs[key] = map[int]explored{}
-	}
-	e.runs[key][picks[0]] = explored{accepted: r.Accepted, latency: r.LatencyNetwork.Mean}
 	var loads []int
 	for l := range e.runs[key] {
 		loads = append(loads, l)
@@ -124,13 +132,35 @@ func (e *Explorer) View(picks []int) (kernel.View, error) {
 	sort.Ints(loads)
 	s := plots.Series{Name: what}
 	for _, l := range loads {
-		if y := e.runs[key][l].latency; !math.IsNaN(y) {
-			s.Points = append(s.Points, plots.Point{X: e.Loads[l], Y: y})
+		if x := e.runs[key][l]; !math.IsNaN(x.latency) {
+			s.Points = append(s.Points, plots.Point{X: e.Loads[l], Y: x.latency, Hollow: x.saturated})
 		}
 	}
 	curve := plots.LinePlot{Series: []plots.Series{s}, Options: plots.Options{Title: "the loads run so far",
-		XLabel: figures.OfferedLabel, YLabel: figures.LatencyLabel, Legend: plots.LegendInside}}
+		XLabel: figures.OfferedLabel, YLabel: figures.LatencyLabel, Legend: plots.LegendInside}, HollowLabel: "hollow: saturated"}
 	caption := fmt.Sprintf("%s at offered %.2f: accepted %.3f flits/cycle/PE, network latency %.1f cycles, saturated %v (%d cycles, %d measured).",
-		what, pt.Load, r.Accepted, r.LatencyNetwork.Mean, r.Saturated, r.Cycles, ExploreMeasure)
+		what, load, r.Accepted, r.LatencyNetwork.Mean, r.Saturated, r.Cycles, ExploreMeasure)
 	return kernel.View{Network: p, Plot: curve, Caption: caption}, nil
+}
+
+// name is the network spec of a curve's key, and the curve's name (spec, routing,
+// traffic).
+func (e *Explorer) name(key [3]int) (spec, what string) {
+	spec = "twin:4x4x4/" + e.Configs[key[0]]
+	return spec, fmt.Sprintf("%s, %s, %s", spec, e.Routings[key[1]], e.Traffics[key[2]])
+}
+
+// run simulates the curve key at load index l and keeps its point.
+func (e *Explorer) run(key [3]int, l int) (*engine.Result, error) {
+	spec, _ := e.name(key)
+	pt := experiment.NewPoint(spec, e.Loads[l])
+	pt.Routing, pt.Traffic = e.Routings[key[1]], e.Traffics[key[2]]
+	pt.Warmup, pt.Measure, pt.Channels = ExploreWarmup, ExploreMeasure, true
+	pt.Params = pt.Params.StationaryOff()
+	r, err := pt.Run(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	e.runs[key][l] = explored{accepted: r.Accepted, latency: r.LatencyNetwork.Mean, saturated: r.Saturated}
+	return r, nil
 }

@@ -38,15 +38,15 @@ func TestExplorerView(t *testing.T) {
 		t.Fatal(err)
 	}
 	curve := v.Plot.(plots.LinePlot)
-	if len(curve.Series) != 1 || len(curve.Series[0].Points) != 2 || curve.Series[0].Points[0].X != 0.1 || curve.Series[0].Points[1].X != 0.3 {
-		t.Errorf("curve after loads 0.10 and 0.30: %+v", curve.Series)
+	if len(curve.Series) != 1 || len(curve.Series[0].Points) != 3 || curve.Series[0].Points[0].X != 0.1 || curve.Series[0].Points[1].X != 0.2 || curve.Series[0].Points[2].X != 0.3 {
+		t.Fatalf("curve after loads 0.10 (and 0.20 with it) and 0.30: %+v", curve.Series)
 	}
-	if lat := curve.Series[0].Points; !(lat[0].Y > 10 && lat[1].Y > lat[0].Y) {
-		t.Errorf("latencies %v: want a few tens of cycles, growing with the load", lat)
+	if lat := curve.Series[0].Points; !(lat[0].Y > 10 && lat[1].Y > lat[0].Y && lat[2].Y > lat[1].Y && !lat[2].Hollow) {
+		t.Errorf("latencies %v: want a few tens of cycles, growing with the load, none saturated", lat)
 	}
-	// Another configuration starts its own curve.
+	// Another configuration starts its own curve, with 0.10 and 0.20.
 	v, _ = e.View([]int{5, 0, 1, 3})
-	if pts := v.Plot.(plots.LinePlot).Series[0].Points; len(pts) != 1 || !strings.Contains(v.Caption, "twin:4x4x4/A, adaptive, hotspot:0.05@5%") {
+	if pts := v.Plot.(plots.LinePlot).Series[0].Points; len(pts) != 3 || !strings.Contains(v.Caption, "twin:4x4x4/A, adaptive, hotspot:0.05@5%") {
 		t.Errorf("A, adaptive, hot spot: %d points, caption %q", len(pts), v.Caption)
 	}
 	if _, err := e.View([]int{20, 0, 0, 0}); err == nil {

@@ -266,6 +266,7 @@ func checkDrawings(t *testing.T, page *browsertest.Page, when, name string) {
 	t.Helper()
 	cells := readNotebook(t, name).Cells
 	const probe = `Jupyter.notebook.get_cells().map(function (c) {
+	  if (c.cell_type !== "code") { return 0; }
 	  var imgs = c.output_area.element[0].querySelectorAll(".output_png img"), ok = 0;
 	  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 100 && imgs[i].naturalHeight > 100) { ok++; } }
 	  return ok;
@@ -290,7 +291,7 @@ func checkDrawings(t *testing.T, page *browsertest.Page, when, name string) {
 	for i, c := range cells {
 		if want := c.Metadata.Twintorus.Drawings; want > 0 {
 			if i >= len(got) || got[i] != want {
-				t.Errorf("%s: cell %d shows %v static pictures; its metadata declares %d", when, i, got, want)
+				t.Errorf("%s: cell %d shows %d static pictures (of the cells': %v); its metadata declares %d", when, i, got[min(i, len(got)-1)], got, want)
 				continue
 			}
 			drawn += want
