@@ -1,6 +1,7 @@
 package notebooks
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -27,9 +28,11 @@ const runAllTimeout = 10 * time.Minute
 // TestLiveNotebooks is what a user does: set up as scripts/setup.sh does (kernelspec,
 // notebooks signed as trusted), start Jupyter as `make run` does, open each shipped
 // notebook in Chromium without running it and find it trusted and every interactive
-// chart drawn, with no request leaving the machine; Run All the tutorial and find its
-// charts drawn again and no cell failing; completion and inline documentation work
-// (gopls, offline); and a notebook whose second cell panics stops there when run.
+// chart drawn and every declared static picture shown, with no request leaving the
+// machine; Run All the tutorial and find its charts drawn again, no cell failing, and
+// its Explore controls redrawing when moved; an untrusted copy of the tutorial still
+// shows its pictures; completion and inline documentation work (gopls, offline); and a
+// notebook whose second cell panics stops there when run.
 //
 // Run All of every notebook is TestRunAllNotebooks, the notebook step of make test
 // (make notebooks): twelve notebooks' cells take most of ten minutes of CPU, more than
@@ -53,6 +56,16 @@ func TestLiveNotebooks(t *testing.T) {
 			checkLocal(t, page, srv)
 		})
 	}
+
+	// Opened untrusted (a notebook from elsewhere), its drawings and Explore's static
+	// picture still show: they are PNG outputs, which need no script.
+	t.Run("untrusted tutorial shows its pictures", func(t *testing.T) {
+		page := openNotebook(t, srv, untrustedTutorial)
+		if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || trusted {
+			t.Fatalf("the copy opens trusted (%v); the check needs it untrusted", err)
+		}
+		checkDrawings(t, page, "opened untrusted", "00-tutorial.ipynb")
+	})
 
 	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
 
@@ -163,7 +176,13 @@ func liveServer(t *testing.T) (*jupytertest.Server, []string) {
 		paths[i] = filepath.Join(dir, n)
 	}
 	env.Trust(t, paths...)
-	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
+	tutorial, err := os.ReadFile("00-tutorial.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Jupyter trusts by the content's signature: the copy differs by its title.
+	tutorial = bytes.Replace(tutorial, []byte("# A tour of twintorus"), []byte("# A tour of twintorus (an untrusted copy)"), 1)
+	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook, untrustedTutorial: string(tutorial)} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -411,6 +430,9 @@ func checkCompletion(t *testing.T, srv *jupytertest.Server) {
 const emptyNotebook = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c", "metadata": {}, "outputs": [], "source": []}],
  "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
  "nbformat": 4, "nbformat_minor": 5}`
+
+// untrustedTutorial is a copy of the tutorial that liveServer does not sign as trusted.
+const untrustedTutorial = "untrusted-tutorial.ipynb"
 
 // panicNotebook's second cell fails on purpose; Run All must not reach the third.
 const panicNotebook = `{"cells": [
