@@ -34,16 +34,29 @@ type Screen struct {
 	// Library, when set, says whether a chart shown now must carry the ECharts script
 	// (see Show); nil asks the running kernel.
 	Library func() bool
+	// Front is where Explore's controls live; nil: Explore shows static pictures.
+	Front Front
 }
 
 // Default returns the screen of the running program: the notebook when gonb runs the
 // cell, otherwise plain text on stdout (tables) and stderr (progress).
 func Default() *Screen {
 	if gonbui.IsNotebook {
-		return &Screen{Notebook: gonbNotebook{}}
+		s := &Screen{Notebook: gonbNotebook{}, Front: gonbFront{}}
+		if os.Getenv(NoControlsEnv) == "1" {
+			s.Front = nil
+		}
+		return s
 	}
 	return &Screen{Text: os.Stdout, Status: os.Stderr}
 }
+
+// NoControlsEnv names the variable that says no browser runs the notebook (set to 1
+// by scripts/run-notebooks.sh, which executes notebooks with nbconvert): Explore then
+// shows its static picture at once, without asking gonb to open its connection to a
+// browser. Asking would wait for gonb to give up (3 s), and leave gonb's connection
+// script in the saved output.
+const NoControlsEnv = "TWINTORUS_NO_CONTROLS"
 
 // IsNotebook reports whether the program runs as a gonb notebook cell.
 func IsNotebook() bool { return gonbui.IsNotebook }

@@ -10,6 +10,9 @@
 //     alone;
 //   - ShowNetwork shows a drawing of a network (netdraw.Draw) at its own proportions,
 //     ShowNetworkFrames a run's frames with a slider;
+//   - Explore shows controls (gonb's widgets: sliders, drop-downs) and what a function
+//     draws for their picks, redrawn at every move while the cell runs; a static
+//     picture where no browser builds the controls;
 //   - HTML, PNG and SVG show content inline;
 //   - Table shows headers and rows as an HTML table;
 //   - NewProgress returns a bar updated in place, whose Update method has the
@@ -34,5 +37,6 @@
 // jupytertest sets the same up privately for tests, and browsertest drives Chromium.
 //
 // The package does not simulate, plot or read results: plots renders figures and
-// experiment runs sweeps; cells hand their output to these helpers.
+// experiment runs sweeps; cells hand their output to these helpers (Explore takes
+// the function that simulates and draws: nb.Explore gives it one).
 package kernel

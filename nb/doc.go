@@ -27,7 +27,11 @@
 //     StoredResults, ResultsShrunk, ClosedLoop and Loaded, with Mode and Quick, and
 //     Claims, the claims registry's verdicts on a notebook's claims;
 //   - the display vocabulary of package kernel and figures under one import: Show,
-//     ShowFigure, Table, Row, PNG, HTML, Latency, Throughput, Saturation and Title.
+//     ShowFigure, ShowNetwork, Table, Row, PNG, HTML, Latency, Throughput, Saturation
+//     and Title;
+//   - Explore: controls (load, configuration A–J, routing, traffic) on a short
+//     simulation of the 4×4×4 twin torus, redrawing its network and latency curve
+//     (kernel.Explore with an Explorer).
 //
 // Bad input panics with the library's error, which says what was wrong and what is
 // accepted, prefixed by the nb function that met it: in a notebook a panic fails the

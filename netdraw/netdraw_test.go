@@ -266,3 +266,37 @@ func TestFramesShareScale(t *testing.T) {
 		t.Error("no error for no frames")
 	}
 }
+
+// A's and D's channel loads side by side, at A's bound: A's busiest channel (an
+// internal one, 505 routes) at 1 flit/cycle, D's busiest internal one at 289/505 of
+// that, the external channels at most 192/505 in both; every channel of both drawn.
+func TestBoundsBeside(t *testing.T) {
+	p, err := BoundsBeside(context.Background(), "twin:4x4x4/A", "twin:4x4x4/D")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Channels) != 2*512 || p.Unit != "channel load (flits/cycle)" || p.Emphasis != "internal link" {
+		t.Fatalf("%d channels, unit %q, emphasis %q; want 1024, the load unit and the internal links", len(p.Channels), p.Unit, p.Emphasis)
+	}
+	var maxInt, maxExt [2]float64
+	for i, c := range p.Channels {
+		half := i / 512
+		if c.Emphasis {
+			maxInt[half] = max(maxInt[half], c.Value)
+		} else {
+			maxExt[half] = max(maxExt[half], c.Value)
+		}
+	}
+	const eps = 1e-12
+	if math.Abs(maxInt[0]-1) > eps || math.Abs(maxInt[1]-289.0/505) > eps || math.Abs(maxExt[0]-192.0/505) > eps || math.Abs(maxExt[1]-192.0/505) > eps {
+		t.Errorf("busiest internal %v, external %v; want [1 %.4f] and %.4f in both", maxInt, maxExt, 289.0/505, 192.0/505)
+	}
+	if !strings.Contains(p.Title, "0.2515 flits/cycle/PE; bounds twin:4x4x4/A 0.2515, twin:4x4x4/D 0.4394") {
+		t.Errorf("title %q", p.Title)
+	}
+	for _, bad := range [][]string{nil, {"twin:4x4x4/Q"}, {"kns:16,2,1"}} {
+		if _, err := BoundsBeside(context.Background(), bad...); err == nil {
+			t.Errorf("BoundsBeside(%q) drew", bad)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package notebooks
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -27,9 +28,11 @@ const runAllTimeout = 10 * time.Minute
 // TestLiveNotebooks is what a user does: set up as scripts/setup.sh does (kernelspec,
 // notebooks signed as trusted), start Jupyter as `make run` does, open each shipped
 // notebook in Chromium without running it and find it trusted and every interactive
-// chart drawn, with no request leaving the machine; Run All the tutorial and find its
-// charts drawn again and no cell failing; completion and inline documentation work
-// (gopls, offline); and a notebook whose second cell panics stops there when run.
+// chart drawn and every declared static picture shown, with no request leaving the
+// machine; Run All the tutorial and find its charts drawn again, no cell failing, and
+// its Explore controls redrawing when moved; an untrusted copy of the tutorial still
+// shows its pictures; completion and inline documentation work (gopls, offline); and a
+// notebook whose second cell panics stops there when run.
 //
 // Run All of every notebook is TestRunAllNotebooks, the notebook step of make test
 // (make notebooks): twelve notebooks' cells take most of ten minutes of CPU, more than
@@ -53,6 +56,16 @@ func TestLiveNotebooks(t *testing.T) {
 			checkLocal(t, page, srv)
 		})
 	}
+
+	// Opened untrusted (a notebook from elsewhere), its drawings and Explore's static
+	// picture still show: they are PNG outputs, which need no script.
+	t.Run("untrusted tutorial shows its pictures", func(t *testing.T) {
+		page := openNotebook(t, srv, untrustedTutorial)
+		if trusted, err := browsertest.Eval[bool](page, "Jupyter.notebook.trusted === true"); err != nil || trusted {
+			t.Fatalf("the copy opens trusted (%v); the check needs it untrusted", err)
+		}
+		checkDrawings(t, page, "opened untrusted", "00-tutorial.ipynb")
+	})
 
 	t.Run("completion and inline docs", func(t *testing.T) { checkCompletion(t, srv) })
 
@@ -163,7 +176,13 @@ func liveServer(t *testing.T) (*jupytertest.Server, []string) {
 		paths[i] = filepath.Join(dir, n)
 	}
 	env.Trust(t, paths...)
-	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook} {
+	tutorial, err := os.ReadFile("00-tutorial.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Jupyter trusts by the content's signature: the copy differs by its title.
+	tutorial = bytes.Replace(tutorial, []byte("# A tour of twintorus"), []byte("# A tour of twintorus (an untrusted copy)"), 1)
+	for name, nb := range map[string]string{"panic.ipynb": panicNotebook, "complete.ipynb": emptyNotebook, untrustedTutorial: string(tutorial)} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(nb), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -180,6 +199,7 @@ func checkOpened(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("the notebook opens untrusted (%v): its charts cannot draw", err)
 	}
 	checkCharts(t, page, "as opened", declaredCharts(t, name))
+	checkDrawings(t, page, "as opened", name)
 	checkNoScrollBoxes(t, page, "as opened")
 	checkChartLayout(t, page, "as opened")
 }
@@ -237,6 +257,7 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 	t.Helper()
 	start := time.Now()
 	runAll(t, page)
+	checkExplore(t, page, name)
 	n, err := browsertest.Eval[int](page, `Jupyter.notebook.get_cells().filter(function (c) { return c.cell_type === "code"; }).length`)
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +274,110 @@ func runAllAndCheck(t *testing.T, page *browsertest.Page, name string) {
 		t.Errorf("cells failed when run again (%v):\n%s", err, strings.Join(errs, "\n"))
 	}
 	checkCharts(t, page, "after Run All (quick mode)", declaredQuickCharts(t, name))
+	checkDrawings(t, page, "after Run All (quick mode)", name)
 	checkNoScrollBoxes(t, page, "after Run All (quick mode)")
 	checkChartLayout(t, page, "after Run All (quick mode)")
+}
+
+// checkDrawings checks that every cell declaring static pictures ("drawings": network
+// drawings, Explore's picture) shows that many PNG images, each loaded and non-empty.
+func checkDrawings(t *testing.T, page *browsertest.Page, when, name string) {
+	t.Helper()
+	cells := readNotebook(t, name).Cells
+	const probe = `Jupyter.notebook.get_cells().map(function (c) {
+	  if (c.cell_type !== "code") { return 0; }
+	  var imgs = c.output_area.element[0].querySelectorAll(".output_png img"), ok = 0;
+	  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 100 && imgs[i].naturalHeight > 100) { ok++; } }
+	  return ok;
+	})`
+	var got []int
+	deadline := time.Now().Add(testwait.Scale(30 * time.Second))
+	for {
+		var err error
+		if got, err = browsertest.Eval[[]int](page, probe); err != nil {
+			t.Fatal(err)
+		}
+		ok := len(got) == len(cells)
+		for i := 0; ok && i < len(cells); i++ {
+			ok = cells[i].Metadata.Twintorus.Drawings == 0 || got[i] == cells[i].Metadata.Twintorus.Drawings
+		}
+		if ok || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	drawn := 0
+	for i, c := range cells {
+		if want := c.Metadata.Twintorus.Drawings; want > 0 {
+			if i >= len(got) || got[i] != want {
+				t.Errorf("%s: cell %d shows %d static pictures (of the cells': %v); its metadata declares %d", when, i, got[min(i, len(got)-1)], got, want)
+				continue
+			}
+			drawn += want
+		}
+	}
+	t.Logf("%s: %d static pictures shown", when, drawn)
+}
+
+// checkExplore plays a reader of every cell that declares controls (kernel.Explore)
+// while Run All runs it: the cell shows gonb's widgets and a live picture; moving the
+// load slider redraws the network and the latency curve at the new load, choosing
+// another configuration redraws them for it, and "done" closes the controls and
+// leaves the last picture as static PNGs, so Run All goes on.
+func checkExplore(t *testing.T, page *browsertest.Page, name string) {
+	t.Helper()
+	for i, c := range readNotebook(t, name).Cells {
+		if !c.Metadata.Twintorus.Explore {
+			continue
+		}
+		out := fmt.Sprintf("Jupyter.notebook.get_cell(%d).output_area.element[0]", i)
+		controls := out + `.querySelector(".twintorus-explore-controls")`
+		start := time.Now()
+		if err := page.WaitFor(fmt.Sprintf(`(function () { var c = %s, o = %s;
+		  return !!(c && c.querySelector("input[type=range]") && c.querySelector("select") && c.querySelector("button") &&
+		    o.querySelector("img.twintorus-explore-network") && o.querySelector("img.twintorus-explore-plot")); })()`, controls, out), runAllTimeout); err != nil {
+			t.Fatalf("cell %d: the controls and the live picture did not appear: %v; prompts %v", i, err, prompts(page))
+		}
+		t.Logf("cell %d: controls shown %.1f s after Run All started", i, time.Since(start).Seconds())
+		type view struct{ Network, Plot, Caption string }
+		look := func() view {
+			v, err := browsertest.Eval[view](page, fmt.Sprintf(`(function () { var o = %s, n = o.querySelector("img.twintorus-explore-network"),
+			  p = o.querySelector("img.twintorus-explore-plot"), c = o.querySelector(".twintorus-explore-caption");
+			  return {network: n ? n.src : "", plot: p ? p.src : "", caption: c ? c.innerText : ""}; })()`, out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		move := func(what, set, want string) {
+			t.Helper()
+			before := look()
+			started := time.Now()
+			if _, err := browsertest.Eval[any](page, fmt.Sprintf(`(function () { var c = %s; %s; return null; })()`, controls, set)); err != nil {
+				t.Fatal(err)
+			}
+			if err := page.WaitFor(fmt.Sprintf(`(function () { var c = %s.querySelector(".twintorus-explore-caption"); return !!c && c.innerText.indexOf(%q) >= 0; })()`, out, want), time.Minute); err != nil {
+				t.Fatalf("cell %d: after %s the caption does not say %q: %v; it says %q", i, what, want, err, look().Caption)
+			}
+			after := look()
+			if after.Network == before.Network || after.Plot == before.Plot {
+				t.Errorf("cell %d: after %s the network drawing changed %v, the curve changed %v; want both redrawn", i, what, after.Network != before.Network, after.Plot != before.Plot)
+			}
+			t.Logf("cell %d: %s redrew in %.2f s: %s", i, what, time.Since(started).Seconds(), after.Caption)
+		}
+		// From load 0.30 (position 5) to 0.50 (position 9), then configuration A.
+		move("moving the load slider", `var s = c.querySelector("input[type=range]"); s.value = "9"; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change"))`,
+			"twin:4x4x4/D, dort, uniform at offered 0.50")
+		move("choosing configuration A", `var s = c.querySelector("select"); s.value = "0"; s.dispatchEvent(new Event("change"))`,
+			"twin:4x4x4/A, dort, uniform at offered 0.50")
+		if _, err := browsertest.Eval[any](page, controls+`.querySelector("button").click(), null`); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.WaitFor(fmt.Sprintf(`(function () { var o = %s; return !o.querySelector(".twintorus-explore-controls input") &&
+		  !o.querySelector("img.twintorus-explore-network") && o.innerText.indexOf("The controls have closed (done) at load 0.50, configuration A") >= 0; })()`, out), time.Minute); err != nil {
+			t.Fatalf("cell %d: \"done\" did not close the controls and leave the last picture: %v", i, err)
+		}
+	}
 }
 
 // TestLiveNotebooks, continued: completion and inline documentation in a cell come
@@ -307,6 +430,9 @@ func checkCompletion(t *testing.T, srv *jupytertest.Server) {
 const emptyNotebook = `{"cells": [{"cell_type": "code", "execution_count": null, "id": "c", "metadata": {}, "outputs": [], "source": []}],
  "metadata": {"kernelspec": {"display_name": "Go (twintorus)", "language": "go", "name": "twintorus"}},
  "nbformat": 4, "nbformat_minor": 5}`
+
+// untrustedTutorial is a copy of the tutorial that liveServer does not sign as trusted.
+const untrustedTutorial = "untrusted-tutorial.ipynb"
 
 // panicNotebook's second cell fails on purpose; Run All must not reach the third.
 const panicNotebook = `{"cells": [

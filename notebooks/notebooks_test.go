@@ -37,9 +37,14 @@ type cell struct {
 		// tests hold every notebook, as committed, exported and live, to it.
 		// QuickCharts, when set, is the number it shows in quick mode (QUICK=1), where
 		// some cells draw fewer networks; the live test's Run All runs quick mode.
+		// Drawings, when set, is the number of static pictures (PNG images: network
+		// drawings, Explore's picture) the cell shows, as committed and live; Explore
+		// marks a cell whose controls (kernel.Explore) the live test moves after Run All.
 		Twintorus struct {
 			Charts      int  `json:"charts"`
 			QuickCharts *int `json:"quick_charts"`
+			Drawings    int  `json:"drawings"`
+			Explore     bool `json:"explore"`
 		} `json:"twintorus"`
 		// Scrolled false stops classic Jupyter from folding a tall output (several
 		// figures, a long table) into a scroll box, which hides figures and cuts
@@ -135,16 +140,22 @@ func TestCommittedNotebooksAreExecuted(t *testing.T) {
 					t.Errorf("cell %s has execution count %d after %d: executed out of order", c.ID, *c.ExecutionCount, last)
 				}
 				last = *c.ExecutionCount
-				charts := 0
+				charts, pngs := 0, 0
 				for _, o := range c.Outputs {
 					text := strings.Join(o.Text, "")
 					if o.Type == "error" || (o.Name == "stderr" && strings.Contains(text, "exit status")) {
 						t.Errorf("cell %s failed: %s%s", c.ID, o.Ename, text)
 					}
 					charts += strings.Count(textOf(o.Data["text/html"]), chartMarker)
+					if _, ok := o.Data["image/png"]; ok && textOf(o.Data["text/html"]) == "" {
+						pngs++
+					}
 				}
 				if charts != c.Metadata.Twintorus.Charts {
 					t.Errorf("cell %s shows %d interactive charts; its metadata declares %d", c.ID, charts, c.Metadata.Twintorus.Charts)
+				}
+				if d := c.Metadata.Twintorus.Drawings; d > 0 && pngs != d {
+					t.Errorf("cell %s shows %d static pictures; its metadata declares %d", c.ID, pngs, d)
 				}
 			}
 			if code == 0 {

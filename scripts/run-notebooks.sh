@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Executes notebooks headless with the "twintorus" kernel and fails if any cell fails.
-# Cells see QUICK=1 (unless QUICK is set otherwise) and run their quick mode.
+# Cells see QUICK=1 (unless QUICK is set otherwise) and run their quick mode, and
+# TWINTORUS_NO_CONTROLS=1: no browser builds kernel.Explore's controls.
 #
 #   scripts/run-notebooks.sh [--inplace] [--out DIR] [--timeout SECONDS] [notebook.ipynb...]
 #
@@ -19,7 +20,7 @@ inplace=0
 out=""
 notebooks=()
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 
 while (($#)); do
 	case "$1" in
@@ -56,6 +57,8 @@ if ! "$python" -c 'from jupyter_client.kernelspec import KernelSpecManager as M;
 fi
 
 export QUICK="${QUICK:-1}"
+# No browser builds widgets here: kernel.Explore shows its static picture at once.
+export TWINTORUS_NO_CONTROLS=1
 
 if ((!inplace)) && [[ -z "$out" ]]; then
 	out="$(mktemp -d "${TMPDIR:-/tmp}/twintorus-notebooks.XXXXXX")"
