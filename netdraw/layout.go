@@ -17,7 +17,8 @@ type Layout struct {
 	Net *topology.Network
 	// Kind says how the network was laid out: "grid" (tori, meshes, twin tori and
 	// every network with coordinates: a plane per panel), "levels" (trees and KNS
-	// hybrids, by stage) or "general" (a force-directed layout of the graph).
+	// hybrids, by stage), "groups" (networks that declare groups of switches, the
+	// dragonfly: a circle of groups) or "general" (a force-directed layout of the graph).
 	Kind string
 	// Pos is each switch's position.
 	Pos []plots.Pos
@@ -45,8 +46,9 @@ func (l *Layout) Channels() int {
 
 // Lay lays a network out by what it is: networks with coordinates (tori, meshes, twin
 // tori, twisted tori, Tofu, flattened butterflies) on their grid, a plane per panel;
-// k-ary n-trees (with T-switches) and KNS hybrids by level; any other network
-// (files, anynet, TCT, toroids) by a force-directed layout of its graph.
+// k-ary n-trees (with T-switches) and KNS hybrids by level; networks with groups of
+// switches (dragonflies) as a circle of groups; any other network (files, anynet,
+// TCT, toroids, Slim Fly) by a force-directed layout of its graph.
 func Lay(net *topology.Network) (*Layout, error) {
 	if net == nil {
 		return nil, fmt.Errorf("netdraw: no network")
@@ -59,6 +61,8 @@ func Lay(net *topology.Network) (*Layout, error) {
 		return layKTree(net)
 	case net.Dims() > 0 && allOnGrid(net):
 		return layGrid(net), nil
+	case net.Groups() > 0:
+		return layGroups(net), nil
 	default:
 		return layGeneral(net)
 	}

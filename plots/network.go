@@ -275,11 +275,25 @@ func (p NetworkPlot) Size(width vg.Length) (w, h vg.Length) {
 		title = vg.Points(titleSize + titleGap + 4)
 	}
 	xspan, yspan := f.plot.X.Max-f.plot.X.Min, f.plot.Y.Max-f.plot.Y.Min
-	// Notes on different rows must stand a line apart.
+	data := width - side - 2*margin
+	// Notes on different rows must stand a line apart where their texts would overlap
+	// side by side (a level's name and the next one's); notes far apart across the
+	// drawing (a dragonfly's group names round a circle) need not.
+	st := noteStyle(f.plot)
+	scale := float64(data) / xspan // points per unit across
+	span := func(n NetworkNote) (lo, hi float64) {
+		w := float64(st.Width(n.Text)) + 2
+		if n.Right {
+			return n.X*scale - w, n.X * scale
+		}
+		return n.X*scale - w/2, n.X*scale + w/2
+	}
 	gap := math.Inf(1)
 	for i, a := range p.Notes {
+		alo, ahi := span(a)
 		for _, b := range p.Notes[i+1:] {
-			if d := math.Abs(a.Y - b.Y); d > 0 {
+			blo, bhi := span(b)
+			if d := math.Abs(a.Y - b.Y); d > 0 && alo < bhi && blo < ahi {
 				gap = min(gap, d)
 			}
 		}
@@ -287,7 +301,6 @@ func (p NetworkPlot) Size(width vg.Length) (w, h vg.Length) {
 	if !math.IsInf(gap, 1) {
 		need = max(need, vg.Length(yspan/gap)*vg.Points(legendSize+4))
 	}
-	data := width - side - 2*margin
 	h = max(data*vg.Length(yspan/xspan), need) + title + 2*margin
 	return width, min(h, 3*width)
 }

@@ -93,6 +93,26 @@ func run(dir string) error {
 		return err
 	}
 
+	// A dragonfly under its adversarial traffic (every PE of group i to group i+1):
+	// minimal routing funnels a group's traffic onto its one global link to the next.
+	dp := experiment.NewPoint("dragonfly:4,2,2", 0.1)
+	dp.Traffic, dp.Routing, dp.Deadlock = "groupshift", "dfmin", "none"
+	dp.Warmup, dp.Measure, dp.Channels = 1000, 3000, true
+	dp.Params = dp.Params.StationaryOff()
+	dr, err := dp.Run(ctx)
+	if err != nil {
+		return err
+	}
+	dnet := topology.MustNew("dragonfly:4,2,2")
+	p, err = netdraw.Draw(dnet, netdraw.Options{Title: fmt.Sprintf("dragonfly:4,2,2, minimal routing, every PE to the next group, 0.1 flits/cycle/PE: measured (accepted %.3f)", dr.Accepted),
+		Loads: dr.ChannelUtil, Unit: "utilisation (flits/cycle)"})
+	if err != nil {
+		return err
+	}
+	if err := save(filepath.Join(dir, "dragonfly-4-2-2-groupshift-min.png"), p, 900); err != nil {
+		return err
+	}
+
 	// A hot spot on a 16×16 torus: PE 136 = node (8, 8) receives 5 % of all messages.
 	hp := experiment.NewPoint("torus:16x16", 0.15)
 	hp.Traffic = "hotspot:0.05@136"
