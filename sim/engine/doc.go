@@ -46,4 +46,15 @@
 // the result, and a run is bit-for-bit deterministic for a given seed. So a cycle's
 // events, allocation and arrivals can run on several cores, region by region
 // (Params.Threads, parallel.go), with the result of one, bit for bit.
+//
+// Where things are: a cycle (Engine.Step, engine.go) runs four phases, each in the file
+// named after it — events.go (the timing wheel), inject.go (generation and NIC
+// injection), allocate.go (switch allocation; routing decisions in route.go) and
+// traverse.go (packets and flits crossing, entering the next VC) — with credits.go and
+// deliver.go for what traversal sets off. One thread runs every phase itself; with
+// threads, parallel.go runs the events and allocation phases region by region through
+// the same functions. state.go holds the arrays the phases share and layout.go builds
+// them; wormhole.go, islip.go, classvc.go and switch.go are the switching mode,
+// allocator and switch presets that allocation consults; stats.go, stationary.go and
+// deadlock.go measure and watch.
 package engine

@@ -275,62 +275,6 @@ func (pr *parallel) idle() bool {
 	return true
 }
 
-// events handles the cycle's events of every region. The switches each region
-// relisted last cycle are its first to allocate, unless the engine's own events
-// listed them already.
-func (pr *parallel) events(e *Engine) {
-	t, n := e.now, 0
-	for _, w := range pr.workers {
-		relisted := w.next
-		w.list, w.next = relisted[:0], w.list[:0]
-		w.begin(e)
-		for _, s := range relisted { // in place: the list never outgrows what it reads
-			w.e.list(s, t)
-		}
-		n += len(w.wheel[t&e.wmask])
-	}
-	pr.each(phaseEvents, n >= pr.minList)
-	for _, w := range pr.workers {
-		w.end(e)
-	}
-}
-
-// allocateParallel runs the allocation of every listed switch, region by region (under
-// wormhole, then one flit of every packet crossing the region's switches), then
-// queues the packets sent, region by region, and applies what the regions held back
-// in region order.
-func (e *Engine) allocateParallel() {
-	pr := e.par
-	for _, s := range e.allocNow { // listed on one core: by injection
-		w := pr.workers[pr.region[s]]
-		w.list = append(w.list, s)
-	}
-	n := 0
-	for _, w := range pr.workers {
-		w.begin(e)
-		for r := range w.arrivals {
-			w.arrivals[r] = w.arrivals[r][:0]
-		}
-		for r := range w.ramps {
-			w.ramps[r], w.posts[r] = w.ramps[r][:0], w.posts[r][:0]
-		}
-		w.delivers = w.delivers[:0]
-		n += len(w.list) + len(w.wh.active)
-	}
-	on := n >= pr.minList
-	if on {
-		pr.phases++
-	}
-	pr.each(phaseAllocate, on)
-	pr.each(phaseArrivals, on)
-	for _, w := range pr.workers {
-		w.end(e)
-		for _, d := range w.delivers {
-			e.deliver(d.pkt, d.at)
-		}
-	}
-}
-
 // each runs phase ph on every worker and waits for all of them: on every worker's
 // core when on, else one after another on the caller's.
 func (pr *parallel) each(ph phase, on bool) {
@@ -356,7 +300,7 @@ func (w *worker) do(pr *parallel, ph phase) {
 	we := &w.e
 	switch ph {
 	case phaseEvents:
-		we.runEvents(&w.wheel[we.now&we.wmask], we.now)
+		we.runDueEvents() // its wheel is the worker's (begin)
 	case phaseAllocate:
 		if pr.checkRegions {
 			for _, s := range we.allocNow {
@@ -365,14 +309,7 @@ func (w *worker) do(pr *parallel, ph phase) {
 				}
 			}
 		}
-		if we.wh != nil { // as Step does on one core
-			for _, s := range we.allocNow {
-				we.allocateWormhole(int(s))
-			}
-			we.advanceWormhole()
-			break
-		}
-		we.allocateList(we.allocNow)
+		we.allocateListed() // its list is the region's (begin)
 	case phaseArrivals:
 		// Every region's packets for this one, in region order: the VCs they enter are
 		// this region's, and their ready heads go on this worker's wheel.
@@ -392,73 +329,6 @@ func (w *worker) do(pr *parallel, ph phase) {
 			}
 		}
 	}
-}
-
-// queueSent queues packet pkt, sent by global port out into input VC ivc, whose head
-// may leave at cycle ready: at once on one thread, through the worker in a parallel
-// phase (arrive).
-func (e *Engine) queueSent(out int, ivc, pkt int32, ready int64) {
-	if e.wk != nil {
-		e.wk.arrive(out, arrival{ivc: ivc, pkt: pkt, ready: ready})
-		return
-	}
-	e.enqueue(ivc, pkt, ready)
-}
-
-// deliverSent records packet pkt, whose tail reaches its NIC at cycle at: at once on
-// one thread, after the phases, in region order, in a parallel run.
-func (e *Engine) deliverSent(pkt int32, at int64) {
-	if e.wk != nil {
-		e.wk.delivers = append(e.wk.delivers, delivery{pkt: pkt, at: at})
-		return
-	}
-	e.deliver(pkt, at)
-}
-
-// arrive queues packet a, which leaves by global port out, at once when it enters a
-// switch of the worker's own region (as one thread does: nothing else reads or writes
-// that VC's queue in this phase), else holds it back for the region it enters.
-func (w *worker) arrive(out int, a arrival) {
-	r := w.downRegion[out]
-	if int(r) == w.region {
-		w.e.enqueue(a.ivc, a.pkt, a.ready)
-		return
-	}
-	w.arrivals[r] = append(w.arrivals[r], a)
-}
-
-// ramp starts the return of the credits of a packet of n flits that left input VC ivc
-// of global port in, from cycle at on (deferred: with an event then): at once when the
-// switch that reads them is the worker's own (as one thread does), else by that
-// switch's worker in the arrivals phase. The credits, their ramp and the heads that
-// wait for it (waitRamp) are the reading switch's; so is the event.
-func (w *worker) ramp(in int, ivc int32, at int64, n uint32, deferred bool) {
-	r := ramp{ivc: ivc, flits: n, at: at, deferred: deferred}
-	if up := w.upRegion[in]; int(up) != w.region {
-		w.ramps[up] = append(w.ramps[up], r)
-		return
-	}
-	w.e.credit(r)
-}
-
-// post schedules event code at cycle at (a later one) on region r's wheel: at once
-// when r is the worker's own, else by r's worker in the arrivals phase.
-func (w *worker) post(r uint8, at int64, code uint32) {
-	if int(r) == w.region {
-		w.e.schedule(at, code)
-		return
-	}
-	w.posts[r] = append(w.posts[r], post{at: at, code: code})
-}
-
-// credit starts ramp r, or schedules it when deferred.
-func (e *Engine) credit(r ramp) {
-	if r.deferred {
-		e.deferRamp(r.ivc, r.flits)
-		e.schedule(r.at, evRamp|uint32(r.ivc))
-		return
-	}
-	e.startRamp(r.ivc, r.at, r.flits)
 }
 
 // begin makes the worker's engine a copy of e for a phase, with its own wheel, lists,
