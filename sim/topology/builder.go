@@ -63,6 +63,7 @@ type Builder struct {
 	classes  []string         // class names, "switch" first
 	classIdx map[string]uint8 // class name -> index
 	swClass  []uint8          // switch -> class index, or nil while no class is set
+	swGroup  []int32          // switch -> group, -1 unset; nil while no group is set
 	ports    []bport
 	count    []int32 // ports per switch so far
 	sorted   bool    // ports were added switch by switch, in id order
@@ -258,6 +259,54 @@ func (b *Builder) SetClass(s int, class string) {
 		b.swClass = append(b.swClass, 0)
 	}
 	b.swClass[s] = i
+}
+
+// SetGroup puts switch s in group g, numbered from 0: a dragonfly's groups, which
+// traffic that moves PEs from group to group (groupshift) and the drawings read.
+// Either every switch has a group or none does, and every group from 0 to the
+// largest has a switch (Build checks).
+func (b *Builder) SetGroup(s, g int) {
+	if !b.hasSwitch(s, "group") {
+		return
+	}
+	if g < 0 || g >= MaxSwitches {
+		b.failAt(atSwitch(s), "group %d of switch %d: accepted are 0 to %d", g, s, MaxSwitches-1)
+		return
+	}
+	for len(b.swGroup) <= s {
+		b.swGroup = append(b.swGroup, -1)
+	}
+	b.swGroup[s] = int32(g)
+}
+
+// groups checks the switches' groups (SetGroup) and gives each switch's group and
+// their number; nil and 0 when no switch has one.
+func (b *Builder) groups() ([]int32, int) {
+	if b.swGroup == nil {
+		return nil, 0
+	}
+	out := make([]int32, b.nsw)
+	size := map[int32]int{}
+	n := 0
+	for s := range out {
+		out[s] = -1
+		if s < len(b.swGroup) {
+			out[s] = b.swGroup[s]
+		}
+		if out[s] < 0 {
+			b.failAt(atSwitch(s), "switch %d has no group while others have: give every switch a group, or none", s)
+			continue
+		}
+		size[out[s]]++
+		n = max(n, int(out[s])+1)
+	}
+	for g := 0; g < n; g++ {
+		if size[int32(g)] == 0 {
+			b.fail("group %d has no switch: groups are numbered from 0 without gaps (the largest is %d)", g, n-1)
+			break
+		}
+	}
+	return out, n
 }
 
 func (b *Builder) hasSwitch(s int, what string) bool {
@@ -596,6 +645,7 @@ func (b *Builder) build() (*Network, error) {
 		net.swClass = make([]uint8, b.nsw)
 		copy(net.swClass, b.swClass)
 	}
+	net.groups, net.ngroups = b.groups()
 	if err := b.err(); err != nil {
 		return nil, err
 	}

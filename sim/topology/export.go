@@ -37,6 +37,7 @@ type SwitchJSON struct {
 	Card  int        `json:"card"`
 	Label string     `json:"label,omitempty"`
 	Class string     `json:"class,omitempty"` // absent for an unclassified switch
+	Group *int       `json:"group,omitempty"` // absent in a network without groups
 	Ports []PortJSON `json:"ports"`
 }
 
@@ -99,6 +100,9 @@ func (n *Network) Export() NetworkJSON {
 		sw := SwitchJSON{ID: s, Node: n.Node(s), Card: n.Card(s), Label: n.SwitchLabel(s), Ports: make([]PortJSON, n.Ports(s))}
 		if c := n.SwitchClass(s); c != defaultClass {
 			sw.Class = c
+		}
+		if g := n.Group(s); g >= 0 {
+			sw.Group = &g
 		}
 		if n.OnGrid(s) {
 			sw.Coord = n.Coord(n.Node(s))

@@ -307,3 +307,47 @@ func TestJSONFileMemoryBoundedWhileReading(t *testing.T) {
 		t.Errorf("refusing it allocated %d MB", grew>>20)
 	}
 }
+
+// A dragonfly saved as JSON keeps its groups, so that traffic that moves PEs from
+// group to group runs on the file as on the family; a file's groups are all or none
+// and numbered without gaps, and the mistakes name their line.
+func TestJSONKeepsGroups(t *testing.T) {
+	net := MustNew("dragonfly:2")
+	var buf bytes.Buffer
+	if err := net.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(buf.Bytes()), "df.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Groups() != net.Groups() || back.Groups() != 9 {
+		t.Fatalf("groups %d after the round trip, %d before (want 9)", back.Groups(), net.Groups())
+	}
+	for s := 0; s < net.Switches(); s++ {
+		if back.Group(s) != net.Group(s) {
+			t.Fatalf("switch %d: group %d after the round trip, %d before", s, back.Group(s), net.Group(s))
+		}
+	}
+	if net.Group(-1) != -1 || net.Group(net.Switches()) != -1 || MustNew("torus:4x4").Group(0) != -1 {
+		t.Errorf("Group out of range or without groups: %d, %d, %d; want -1", net.Group(-1), net.Group(net.Switches()), MustNew("torus:4x4").Group(0))
+	}
+	// One switch loses its group; then group 1 is emptied.
+	text := buf.String()
+	first := strings.Index(text, "\"group\": 0,")
+	if first < 0 {
+		t.Fatalf("no group in the file:\n%.400s", text)
+	}
+	_, err = ReadJSON(strings.NewReader(text[:first]+text[first+len("\"group\": 0,"):]), "df.json")
+	if err == nil || !strings.Contains(err.Error(), "has no group while others have") || !strings.Contains(err.Error(), "df.json:") {
+		t.Errorf("a switch without a group: %v", err)
+	}
+	_, err = ReadJSON(strings.NewReader(strings.ReplaceAll(text, "\"group\": 1,", "\"group\": 0,")), "df.json")
+	if err == nil || !strings.Contains(err.Error(), "group 1 has no switch") {
+		t.Errorf("a gap in the groups: %v", err)
+	}
+	_, err = ReadJSON(strings.NewReader(strings.Replace(text, "\"group\": 0,", "\"group\": -3,", 1)), "df.json")
+	if err == nil || !strings.Contains(err.Error(), "group -3") {
+		t.Errorf("a negative group: %v", err)
+	}
+}

@@ -94,6 +94,7 @@ type (
 		hasCoord     bool
 		label        string
 		class        string
+		group        *int
 		ports        []portJSONIn
 		portLines    []int
 		portsPresent bool
@@ -433,6 +434,8 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 			return r.value(&sw.label, kline)
 		case "class":
 			return r.value(&sw.class, kline)
+		case "group":
+			return r.value(&sw.group, kline)
 		case "ports":
 			sw.portsPresent = true
 			return r.array("ports", func(i, pline int) error {
@@ -447,7 +450,7 @@ func (r *jsonIn) readSwitch(line int) (switchIn, error) {
 				return r.record(&sw.ports[i], pline, "a port")
 			})
 		}
-		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label, class and ports", key)
+		return r.errorf(kline, "unknown key %q in a switch; a switch has id, node, coord, card, label, class, group and ports", key)
 	})
 	return sw, err
 }
@@ -573,6 +576,12 @@ func (f *fileNet) addSwitch(r *jsonIn, b *Builder, s, gridSw int, sw switchIn, p
 	}
 	if sw.class != "" {
 		b.SetClass(s, sw.class)
+	}
+	if sw.group != nil {
+		if *sw.group < 0 || *sw.group >= MaxSwitches {
+			return r.errorf(sw.line, "group %d of switch %d: accepted are 0 to %d", *sw.group, s, MaxSwitches-1)
+		}
+		b.SetGroup(s, *sw.group)
 	}
 	for p, pt := range sw.ports {
 		line := sw.portLines[p]

@@ -386,9 +386,9 @@ func (n *Network) PatternGrid() (radix []int, perNode int) {
 func (n *Network) Groups() int { return n.ngroups }
 
 // Group is the group of switch s (0 ≤ Group < Groups()); -1 when the network declares
-// no groups.
+// no groups or has no switch s.
 func (n *Network) Group(s int) int {
-	if n.groups == nil {
+	if s < 0 || s >= len(n.groups) {
 		return -1
 	}
 	return int(n.groups[s])
