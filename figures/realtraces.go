@@ -30,12 +30,17 @@ var RealQuickNetworks = []string{"torus:4x4x4", "twin:2x2x2x2x2/cbest"}
 const (
 	realPTRANS       = "trace:datasets/traces/otf2/ptrans-64.trace.gz"
 	realRandomAccess = "trace:datasets/traces/otf2/randomaccess-64.trace.gz"
+	realLAMMPS       = "trace:datasets/traces/otf2/lammps-melt-64.trace.gz"
 )
+
+// RealApps are the recorded programs, in the tables' order; the proxy of LAMMPS is
+// namd (a halo exchange with 6 neighbours on a 3D grid of tasks, as LAMMPS's).
+var RealApps = []string{"PTRANS", "RandomAccess", "LAMMPS"}
 
 // RealRow is one network and workload of the experiment: its metrics (means over the
 // random mappings, with 95 % intervals).
 type RealRow struct {
-	App      string // "PTRANS" or "RandomAccess"
+	App      string // one of RealApps
 	Real     bool   // the recording (else the proxy)
 	Workload string // the spec string run
 	Switch   string // "nDT" (the nDT paper's switch) or "EXTOLL" (the EXTOLL card)
@@ -99,10 +104,14 @@ func realRow(s experiment.Summary, sw string) (RealRow, error) {
 		row.App, row.Real = "PTRANS", true
 	case s.Point.Workload == realRandomAccess:
 		row.App, row.Real = "RandomAccess", true
+	case s.Point.Workload == realLAMMPS:
+		row.App, row.Real = "LAMMPS", true
 	case w.Proxy == "ptrans":
 		row.App = "PTRANS"
 	case w.Proxy == "randomaccess":
 		row.App = "RandomAccess"
+	case w.Proxy == "namd":
+		row.App = "LAMMPS"
 	default:
 		return RealRow{}, fmt.Errorf("figures: workload %s is neither a recorded program nor its proxy", s.Point.Workload)
 	}
@@ -281,7 +290,7 @@ func RealComparisons(ctx context.Context, rows []RealRow) ([]RealComparison, err
 	}
 	var out []RealComparison
 	for _, p := range realPairs {
-		for _, app := range []string{"PTRANS", "RandomAccess"} {
+		for _, app := range RealApps {
 			rb, ok1 := find(p.sw, app, true, p.base, p.baseRouting)
 			ro, ok2 := find(p.sw, app, true, p.other, p.otherRouting)
 			pb, ok3 := find(p.sw, app, false, p.base, p.baseRouting)
@@ -329,7 +338,8 @@ type paperScaleKey struct{ app, baseFamily, otherFamily, otherRouting string }
 
 // realPaperScale are the stored proxy runs at the papers' sizes, as reductions: PTRANS
 // on the nDT paper's 1,024-PE networks (ndt-ptrans-1k), RandomAccess on the EXTOLL
-// paper's 256-PE ones with one task per PE and TSDOR's mirror ties (extoll-apps-*-256).
+// paper's 256-PE ones with one task per PE and TSDOR's mirror ties (extoll-apps-*-256),
+// and there the namd proxy, LAMMPS's.
 func realPaperScale(ctx context.Context) (map[paperScaleKey]map[experiment.MetricName]Reduction, error) {
 	out := map[paperScaleKey]map[experiment.MetricName]Reduction{}
 	ptrans, err := LoadClosedLoop(ctx, "ndt-ptrans-1k", Stored, nil)
@@ -355,16 +365,19 @@ func realPaperScale(ctx context.Context) (map[paperScaleKey]map[experiment.Metri
 			return nil, err
 		}
 		for _, s := range r.Summaries() {
-			if s.Point.Workload == "randomaccess:messages=16" && s.Point.Mapping == "random" && (s.Point.Tie == "" || s.Point.Tie == "mirror" || s.Point.Routing != "tsdor") {
-				apps[s.Point.Routing] = s.Estimates
+			app := map[string]string{"randomaccess:messages=16": "RandomAccess", "namd:iterations=4": "LAMMPS"}[s.Point.Workload]
+			if app != "" && s.Point.Mapping == "random" && (s.Point.Tie == "mirror" || s.Point.Routing != "tsdor") {
+				apps[app+" "+s.Point.Routing] = s.Estimates
 			}
 		}
 	}
-	for _, o := range []struct{ routing, family string }{{"tsdor", "5DT torus"}, {"adaptive:vcs=1", "3D torus"}} {
-		k := paperScaleKey{"RandomAccess", "3D torus", o.family, o.routing}
-		out[k] = map[experiment.MetricName]Reduction{}
-		for _, m := range realExtoll {
-			out[k][m] = reductionOf(apps["dor"][string(m)], apps[o.routing][string(m)])
+	for _, app := range []string{"RandomAccess", "LAMMPS"} {
+		for _, o := range []struct{ routing, family string }{{"tsdor", "5DT torus"}, {"adaptive:vcs=1", "3D torus"}} {
+			k := paperScaleKey{app, "3D torus", o.family, o.routing}
+			out[k] = map[experiment.MetricName]Reduction{}
+			for _, m := range realExtoll {
+				out[k][m] = reductionOf(apps[app+" dor"][string(m)], apps[app+" "+o.routing][string(m)])
+			}
 		}
 	}
 	return out, nil
@@ -385,7 +398,7 @@ func (c *RealComparison) paper(scale map[paperScaleKey]map[experiment.MetricName
 	if c.Switch == "EXTOLL" {
 		otherRouting = c.OtherRouting
 	}
-	if (c.App == "PTRANS") == (c.Switch == "nDT") {
+	if (c.App == "PTRANS") == (c.Switch == "nDT") { // the papers' experiments
 		if r, ok := scale[paperScaleKey{c.App, Family(c.Base), Family(c.Other), otherRouting}][c.Metric]; ok {
 			c.ProxyPaper = r
 		}

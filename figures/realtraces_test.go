@@ -21,7 +21,8 @@ func TestRealTracesStored(t *testing.T) {
 	if len(g.About) != len(RealSpecs) {
 		t.Errorf("%d specs loaded, want %d", len(g.About), len(RealSpecs))
 	}
-	want := map[string]float64{realPTRANS: 15387, realRandomAccess: 18192, "ptrans:tasks=64": 5 * 56, "randomaccess:tasks=64,messages=16": 8 * 16 * 64}
+	want := map[string]float64{realPTRANS: 15387, realRandomAccess: 18192, "ptrans:tasks=64": 5 * 56, "randomaccess:tasks=64,messages=16": 8 * 16 * 64,
+		realLAMMPS: 52239, "namd:tasks=64,iterations=4": 4 * 6 * 64}
 	var ndt3D, ndt5DT RealRow
 	for _, r := range rows {
 		if got := r.Metrics["messages"].Mean; got != want[r.Workload] {
@@ -65,7 +66,7 @@ func TestRealTracesStored(t *testing.T) {
 		b.WriteString(strings.Join(r, " | ") + "\n")
 	}
 	t.Log("\n" + b.String())
-	for _, app := range []string{"PTRANS", "RandomAccess"} {
+	for _, app := range RealApps {
 		if _, err := RealNetworkBars(rows, app); err != nil {
 			t.Error(err)
 		}
@@ -122,8 +123,8 @@ func TestRealTracesQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2*4 {
-		t.Fatalf("%d rows, want 8 (2 networks, 4 workloads)", len(rows))
+	if len(rows) != 2*6 {
+		t.Fatalf("%d rows, want 12 (2 networks, 6 workloads)", len(rows))
 	}
 	for _, r := range rows {
 		if r.Real && r.App == "PTRANS" && r.Metrics["messages"].Mean != 15387 {
@@ -134,7 +135,7 @@ func TestRealTracesQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != 2*2 {
-		t.Errorf("%d comparisons, want 4 (2 programs, 2 metrics)", len(cs))
+	if len(cs) != 3*2 {
+		t.Errorf("%d comparisons, want 6 (3 programs, 2 metrics)", len(cs))
 	}
 }
