@@ -9,6 +9,7 @@ import (
 
 	"github.com/twintorus/twintorus/plots"
 	"github.com/twintorus/twintorus/sim/experiment"
+	"github.com/twintorus/twintorus/sim/topology"
 	"github.com/twintorus/twintorus/sim/workload"
 )
 
@@ -115,9 +116,13 @@ func realRow(s experiment.Summary, sw string) (RealRow, error) {
 	default:
 		return RealRow{}, fmt.Errorf("figures: workload %s is neither a recorded program nor its proxy", s.Point.Workload)
 	}
-	if row.PEs, err = PEs(s.Point.Topology); err != nil {
+	// The network's PEs as built: PEs reads them from the spec's radices, which twisted
+	// tori, TCTs, KNS and fat trees do not give.
+	net, err := topology.New(s.Point.Topology)
+	if err != nil {
 		return RealRow{}, err
 	}
+	row.PEs = net.Terminals()
 	for k, e := range s.Estimates {
 		row.Metrics[experiment.MetricName(k)] = e
 	}
@@ -455,7 +460,7 @@ func RealBars(cs []RealComparison, app string, metric experiment.MetricName) (pl
 		return plots.BarPlot{}, fmt.Errorf("figures: no comparison of %s in %s", app, metric)
 	}
 	return plots.BarPlot{Options: plots.Options{Title: fmt.Sprintf("%s: %s against the 3D torus", app, realMetricName(metric)), YLabel: "change against the 3D torus (%)"},
-		Categories: cats, Groups: groups, Labels: true}, nil
+		Categories: cats, Groups: groups}, nil
 }
 
 // realShort names a compared network in a category: "5DT", "5D", "Adp. 3D".
@@ -469,8 +474,8 @@ func realShort(topo, routing string) string {
 	return strings.TrimSuffix(Family(topo), " torus")
 }
 
-// RealNetworkBars is one application's execution time on every 64-PE network of the
-// nDT switch, normalised to the 3D torus 4x4x4: the recorded program beside its proxy,
+// RealNetworkBars is one application's execution time on every small network of the
+// nDT switch (64 PEs; the rectangular twisted torus 16x8, 128), normalised to the 3D torus 4x4x4: the recorded program beside its proxy,
 // which orders the networks alike when it predicts the program.
 func RealNetworkBars(rows []RealRow, app string) (plots.BarPlot, error) {
 	base := map[bool]float64{}
@@ -486,14 +491,18 @@ func RealNetworkBars(rows []RealRow, app string) (plots.BarPlot, error) {
 	var cats []string
 	idx := map[string]int{}
 	for _, r := range rows {
-		if r.Switch != "nDT" || r.App != app || r.PEs != 64 {
+		if r.Switch != "nDT" || r.App != app || r.PEs >= 1024 {
 			continue
 		}
 		i, ok := idx[r.Topology]
 		if !ok {
 			i = len(cats)
 			idx[r.Topology] = i
-			cats = append(cats, Configured(r.Topology))
+			c := Configured(r.Topology)
+			if r.PEs != 64 { // the twisted torus: no RT has 64 PEs
+				c += fmt.Sprintf(" (%d PEs)", r.PEs)
+			}
+			cats = append(cats, c)
 			for g := range groups {
 				groups[g].Values = append(groups[g].Values, math.NaN())
 			}
@@ -504,8 +513,8 @@ func RealNetworkBars(rows []RealRow, app string) (plots.BarPlot, error) {
 		}
 		groups[g].Values[i] = r.Metrics[experiment.ExecutionCycles].Mean / base[r.Real]
 	}
-	return plots.BarPlot{Options: plots.Options{Title: app + ": execution time on the 64-PE networks, normalised to the 3D torus 4x4x4", YLabel: "execution time / 3D torus's"},
-		Categories: cats, Groups: groups, Labels: true}, nil
+	return plots.BarPlot{Options: plots.Options{Title: app + ": execution time on the small networks, normalised to the 3D torus 4x4x4", YLabel: "execution time / 3D torus's"},
+		Categories: cats, Groups: groups}, nil
 }
 
 // realMetricName names a metric in the tables: the applications' figures' names, and
