@@ -23,7 +23,7 @@ import (
 var RealSpecs = []string{"real-ndt", "real-extoll-3d", "real-extoll-5dt", "real-other-bubble", "real-other-escape"}
 
 // RealQuickNetworks are what a quick run simulates: the 64-PE 3D and 5DT tori of
-// real-ndt (the nDT paper's switch), two replications.
+// real-ndt (the nDT paper's switch), one replication.
 var RealQuickNetworks = []string{"torus:4x4x4", "twin:2x2x2x2x2/cbest"}
 
 // The recorded programs, by the trace files' names, and the proxies that stand in for
@@ -68,7 +68,7 @@ func RealTraces(ctx context.Context, mode Mode, progress func(done, total int)) 
 			continue
 		}
 		r, err := LoadClosedLoopShrunk(ctx, name, mode, progress, func(q experiment.Spec) experiment.Spec {
-			q.Topologies = RealQuickNetworks
+			q.Topologies, q.Seeds = RealQuickNetworks, 1 // a few CPU-seconds in all
 			return q
 		})
 		if err != nil {
