@@ -20,19 +20,23 @@ import (
 // own numbers: does the proxy predict the real program?
 
 // RealSpecs are the experiment's specs: per switch and deadlock scheme.
-var RealSpecs = []string{"real-ndt", "real-extoll-3d", "real-extoll-5dt", "real-other-bubble", "real-other-escape"}
+var RealSpecs = []string{"real-ndt", "real-extoll-3d", "real-extoll-5dt", "real-other-bubble", "real-other-escape", "real-256-ndt", "real-256-extoll-3d", "real-256-extoll-5dt"}
 
 // RealQuickNetworks are what a quick run simulates: the 64-PE 3D and 5DT tori of
 // real-ndt (the nDT paper's switch), one replication.
 var RealQuickNetworks = []string{"torus:4x4x4", "twin:2x2x2x2x2/cbest"}
 
-// The recorded programs, by the trace files' names, and the proxies that stand in for
-// them.
-const (
-	realPTRANS       = "trace:datasets/traces/otf2/ptrans-64.trace.gz"
-	realRandomAccess = "trace:datasets/traces/otf2/randomaccess-64.trace.gz"
-	realLAMMPS       = "trace:datasets/traces/otf2/lammps-melt-64.trace.gz"
-)
+// realTraces are the recorded programs, by their workloads: application and ranks.
+var realTraces = map[string]struct {
+	app   string
+	ranks int
+}{
+	"trace:datasets/traces/otf2/ptrans-64.trace.gz":        {"PTRANS", 64},
+	"trace:datasets/traces/otf2/randomaccess-64.trace.gz":  {"RandomAccess", 64},
+	"trace:datasets/traces/otf2/lammps-melt-64.trace.gz":   {"LAMMPS", 64},
+	"trace:datasets/traces/otf2/ptrans-256.trace.gz":       {"PTRANS", 256},
+	"trace:datasets/traces/otf2/randomaccess-256.trace.gz": {"RandomAccess", 256},
+}
 
 // RealApps are the recorded programs, in the tables' order; the proxy of LAMMPS is
 // namd (a halo exchange with 6 neighbours on a 3D grid of tasks, as LAMMPS's).
@@ -43,6 +47,7 @@ var RealApps = []string{"PTRANS", "RandomAccess", "LAMMPS"}
 type RealRow struct {
 	App      string // one of RealApps
 	Real     bool   // the recording (else the proxy)
+	Ranks    int    // the program's ranks, the proxy's tasks
 	Workload string // the spec string run
 	Switch   string // "nDT" (the nDT paper's switch) or "EXTOLL" (the EXTOLL card)
 	Topology string
@@ -77,7 +82,7 @@ func RealTraces(ctx context.Context, mode Mode, progress func(done, total int)) 
 		g.Sums = append(g.Sums, r.Summaries()...)
 		g.About = append(g.About, r.About())
 		sw := "nDT"
-		if strings.HasPrefix(name, "real-extoll") {
+		if strings.Contains(name, "-extoll-") {
 			sw = "EXTOLL"
 		}
 		for _, s := range r.Summaries() {
@@ -100,13 +105,11 @@ func realRow(s experiment.Summary, sw string) (RealRow, error) {
 		return RealRow{}, err
 	}
 	row := RealRow{Workload: s.Point.Workload, Switch: sw, Topology: s.Point.Topology, Routing: s.Point.Routing, Metrics: map[experiment.MetricName]experiment.Estimate{}}
+	row.Ranks = w.Tasks
 	switch {
-	case s.Point.Workload == realPTRANS:
-		row.App, row.Real = "PTRANS", true
-	case s.Point.Workload == realRandomAccess:
-		row.App, row.Real = "RandomAccess", true
-	case s.Point.Workload == realLAMMPS:
-		row.App, row.Real = "LAMMPS", true
+	case realTraces[s.Point.Workload].app != "":
+		t := realTraces[s.Point.Workload]
+		row.App, row.Real, row.Ranks = t.app, true, t.ranks
 	case w.Proxy == "ptrans":
 		row.App = "PTRANS"
 	case w.Proxy == "randomaccess":
@@ -131,13 +134,13 @@ func realRow(s experiment.Summary, sw string) (RealRow, error) {
 
 // RealTable lays the rows out for kernel.Table, by switch, application and network.
 func RealTable(rows []RealRow) (headers []string, out [][]string) {
-	headers = []string{"switch", "application", "source", "network", "routing", "PEs", "execution (cycles)", "network flit latency", "end-to-end flit latency", "messages"}
+	headers = []string{"switch", "application", "source", "ranks", "network", "routing", "PEs", "execution (cycles)", "network flit latency", "end-to-end flit latency", "messages"}
 	rows = slices.Clone(rows)
 	slices.SortStableFunc(rows, func(a, b RealRow) int {
-		return strings.Compare(a.Switch+a.App+a.Source()+fmt.Sprintf("%06d", a.PEs), b.Switch+b.App+b.Source()+fmt.Sprintf("%06d", b.PEs))
+		return strings.Compare(a.Switch+a.App+fmt.Sprintf("%04d", a.Ranks)+a.Source()+fmt.Sprintf("%06d", a.PEs), b.Switch+b.App+fmt.Sprintf("%04d", b.Ranks)+b.Source()+fmt.Sprintf("%06d", b.PEs))
 	})
 	for _, r := range rows {
-		out = append(out, []string{r.Switch, r.App, r.Source(), Configured(r.Topology), r.Routing, fmt.Sprint(r.PEs),
+		out = append(out, []string{r.Switch, r.App, r.Source(), fmt.Sprint(r.Ranks), Configured(r.Topology), r.Routing, fmt.Sprint(r.PEs),
 			PlusMinus(r.Metrics[experiment.ExecutionCycles], 0), PlusMinus(r.Metrics[experiment.LatencyNetworkFlitMean], 1),
 			PlusMinus(r.Metrics[experiment.LatencyE2EFlitMean], 1), fmt.Sprintf("%.0f", r.Metrics[experiment.MetricName("messages")].Mean)})
 	}
@@ -180,6 +183,7 @@ func reductionOf(b, o experiment.Estimate) Reduction {
 // none) and the paper's, with the verdicts.
 type RealComparison struct {
 	App, Switch  string
+	Ranks        int    // the program's ranks and the proxy's tasks
 	Base, Other  string // topologies
 	BaseRouting  string
 	OtherRouting string
@@ -285,9 +289,9 @@ func RealComparisons(ctx context.Context, rows []RealRow) ([]RealComparison, err
 	if err != nil {
 		return nil, err
 	}
-	find := func(sw, app string, real bool, topo, routing string) (map[experiment.MetricName]experiment.Estimate, bool) {
+	find := func(sw, app string, ranks int, real bool, topo, routing string) (map[experiment.MetricName]experiment.Estimate, bool) {
 		for _, r := range rows {
-			if r.Switch == sw && r.App == app && r.Real == real && r.Topology == topo && (routing == "" || r.Routing == routing) {
+			if r.Switch == sw && r.App == app && r.Ranks == ranks && r.Real == real && r.Topology == topo && (routing == "" || r.Routing == routing) {
 				return r.Metrics, true
 			}
 		}
@@ -295,11 +299,12 @@ func RealComparisons(ctx context.Context, rows []RealRow) ([]RealComparison, err
 	}
 	var out []RealComparison
 	for _, p := range realPairs {
-		for _, app := range RealApps {
-			rb, ok1 := find(p.sw, app, true, p.base, p.baseRouting)
-			ro, ok2 := find(p.sw, app, true, p.other, p.otherRouting)
-			pb, ok3 := find(p.sw, app, false, p.base, p.baseRouting)
-			po, ok4 := find(p.sw, app, false, p.other, p.otherRouting)
+		for _, key := range realAppRanks(rows) {
+			app, ranks := key.app, key.ranks
+			rb, ok1 := find(p.sw, app, ranks, true, p.base, p.baseRouting)
+			ro, ok2 := find(p.sw, app, ranks, true, p.other, p.otherRouting)
+			pb, ok3 := find(p.sw, app, ranks, false, p.base, p.baseRouting)
+			po, ok4 := find(p.sw, app, ranks, false, p.other, p.otherRouting)
 			if !ok1 || !ok2 || !ok3 || !ok4 {
 				continue
 			}
@@ -308,7 +313,7 @@ func RealComparisons(ctx context.Context, rows []RealRow) ([]RealComparison, err
 				return nil, err
 			}
 			for _, m := range p.metrics {
-				c := RealComparison{App: app, Switch: p.sw, Base: p.base, Other: p.other, BaseRouting: rowRouting(rows, p.sw, p.base, p.baseRouting),
+				c := RealComparison{App: app, Switch: p.sw, Ranks: ranks, Base: p.base, Other: p.other, BaseRouting: rowRouting(rows, p.sw, p.base, p.baseRouting),
 					OtherRouting: rowRouting(rows, p.sw, p.other, p.otherRouting), PEs: pes, Metric: m,
 					Real: reductionOf(rb[m], ro[m]), Proxy: reductionOf(pb[m], po[m]),
 					ProxyPaper: Reduction{math.NaN(), math.NaN()}, PaperLow: math.NaN(), PaperHigh: math.NaN()}
@@ -323,6 +328,28 @@ func RealComparisons(ctx context.Context, rows []RealRow) ([]RealComparison, err
 		return nil, fmt.Errorf("figures: no network of the real traces has its base network to compare with")
 	}
 	return out, nil
+}
+
+type appRanks struct {
+	app   string
+	ranks int
+}
+
+// realAppRanks are the programs and rank counts of rows, in RealApps' order and by ranks.
+func realAppRanks(rows []RealRow) []appRanks {
+	var out []appRanks
+	for _, r := range rows {
+		if k := (appRanks{r.App, r.Ranks}); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b appRanks) int {
+		if a.app != b.app {
+			return slices.Index(RealApps, a.app) - slices.Index(RealApps, b.app)
+		}
+		return a.ranks - b.ranks
+	})
+	return out
 }
 
 func rowRouting(rows []RealRow, sw, topo, routing string) string {
@@ -428,10 +455,10 @@ func (c *RealComparison) paper(scale map[paperScaleKey]map[experiment.MetricName
 // RealComparisonTable lays the comparisons out for kernel.Table: the reductions
 // (negative: the other network lower) with 95 % intervals and the verdicts.
 func RealComparisonTable(cs []RealComparison) (headers []string, out [][]string) {
-	headers = []string{"application", "switch", "PEs", "network vs 3D torus", "metric", "real (64 ranks)", "proxy (64 tasks)", "proxy predicts real?", "proxy (paper's size)", "paper (its size)", "real matches paper?"}
+	headers = []string{"application", "ranks", "switch", "PEs", "network vs 3D torus", "metric", "real program", "proxy (as many tasks)", "proxy predicts real?", "proxy (paper's size)", "paper (its size)", "real matches paper?"}
 	for _, c := range cs {
 		other := Configured(c.Other) + " " + c.OtherRouting
-		out = append(out, []string{c.App, c.Switch, fmt.Sprint(c.PEs), other + " vs " + Configured(c.Base) + " " + c.BaseRouting, realMetricName(c.Metric),
+		out = append(out, []string{c.App, fmt.Sprint(c.Ranks), c.Switch, fmt.Sprint(c.PEs), other + " vs " + Configured(c.Base) + " " + c.BaseRouting, realMetricName(c.Metric),
 			c.Real.String(), c.Proxy.String(), c.Predicts(), c.ProxyPaper.String(), c.Paper(), c.MatchesPaper()})
 	}
 	return headers, out
@@ -441,13 +468,13 @@ func RealComparisonTable(cs []RealComparison) (headers []string, out [][]string)
 // metric: real, proxy at 64 tasks, proxy at the paper's size, and the paper's value
 // (the middle of its range) as a marker.
 func RealBars(cs []RealComparison, app string, metric experiment.MetricName) (plots.BarPlot, error) {
-	groups := []plots.BarGroup{{Name: "real program (64 ranks)"}, {Name: "proxy (64 tasks)"}, {Name: "proxy (paper's size)"}, {Name: "paper", Marker: true}}
+	groups := []plots.BarGroup{{Name: "real program"}, {Name: "proxy (as many tasks)"}, {Name: "proxy (paper's size)"}, {Name: "paper", Marker: true}}
 	var cats []string
 	for _, c := range cs {
 		if c.App != app || c.Metric != metric {
 			continue
 		}
-		cats = append(cats, fmt.Sprintf("%s %s, %d PEs", c.Switch, realShort(c.Other, c.OtherRouting), c.PEs))
+		cats = append(cats, fmt.Sprintf("%s %s, %d on %d PEs", c.Switch, realShort(c.Other, c.OtherRouting), c.Ranks, c.PEs))
 		p := c.PaperLow
 		if c.PaperHigh > c.PaperLow {
 			p = (c.PaperLow + c.PaperHigh) / 2
@@ -480,7 +507,7 @@ func realShort(topo, routing string) string {
 func RealNetworkBars(rows []RealRow, app string) (plots.BarPlot, error) {
 	base := map[bool]float64{}
 	for _, r := range rows {
-		if r.Switch == "nDT" && r.App == app && r.Topology == "torus:4x4x4" {
+		if r.Switch == "nDT" && r.App == app && r.Ranks == 64 && r.Topology == "torus:4x4x4" {
 			base[r.Real] = r.Metrics[experiment.ExecutionCycles].Mean
 		}
 	}
@@ -491,7 +518,7 @@ func RealNetworkBars(rows []RealRow, app string) (plots.BarPlot, error) {
 	var cats []string
 	idx := map[string]int{}
 	for _, r := range rows {
-		if r.Switch != "nDT" || r.App != app || r.PEs >= 1024 {
+		if r.Switch != "nDT" || r.App != app || r.Ranks != 64 || r.PEs >= 1024 {
 			continue
 		}
 		i, ok := idx[r.Topology]

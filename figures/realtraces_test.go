@@ -21,8 +21,11 @@ func TestRealTracesStored(t *testing.T) {
 	if len(g.About) != len(RealSpecs) {
 		t.Errorf("%d specs loaded, want %d", len(g.About), len(RealSpecs))
 	}
-	want := map[string]float64{realPTRANS: 15387, realRandomAccess: 18192, "ptrans:tasks=64": 5 * 56, "randomaccess:tasks=64,messages=16": 8 * 16 * 64,
-		realLAMMPS: 52239, "namd:tasks=64,iterations=4": 4 * 6 * 64}
+	const tr = "trace:datasets/traces/otf2/"
+	want := map[string]float64{tr + "ptrans-64.trace.gz": 15387, tr + "randomaccess-64.trace.gz": 18192, tr + "lammps-melt-64.trace.gz": 52239,
+		tr + "ptrans-256.trace.gz": 81587, tr + "randomaccess-256.trace.gz": 224856,
+		"ptrans:tasks=64": 5 * 56, "randomaccess:tasks=64,messages=16": 8 * 16 * 64, "namd:tasks=64,iterations=4": 4 * 6 * 64,
+		"ptrans:tasks=256": 5 * 240, "randomaccess:tasks=256,messages=16": 8 * 16 * 256}
 	var ndt3D, ndt5DT RealRow
 	for _, r := range rows {
 		if got := r.Metrics["messages"].Mean; got != want[r.Workload] {
@@ -31,7 +34,7 @@ func TestRealTracesStored(t *testing.T) {
 		if r.Metrics[experiment.ExecutionCycles].N != 5 {
 			t.Errorf("%s on %s: %d replications, want 5", r.Workload, r.Topology, r.Metrics[experiment.ExecutionCycles].N)
 		}
-		if r.Switch == "nDT" && r.Real && r.App == "PTRANS" {
+		if r.Switch == "nDT" && r.Real && r.App == "PTRANS" && r.Ranks == 64 {
 			switch r.Topology {
 			case "torus:16x8x8":
 				ndt3D = r
@@ -46,7 +49,7 @@ func TestRealTracesStored(t *testing.T) {
 	}
 	found := false
 	for _, c := range cs {
-		if c.App == "PTRANS" && c.Switch == "nDT" && c.Other == "twin:4x4x2x4x4/cbest" && c.Metric == experiment.ExecutionCycles {
+		if c.App == "PTRANS" && c.Ranks == 64 && c.Switch == "nDT" && c.Other == "twin:4x4x2x4x4/cbest" && c.Metric == experiment.ExecutionCycles {
 			found = true
 			b, o := ndt3D.Metrics[experiment.ExecutionCycles].Mean, ndt5DT.Metrics[experiment.ExecutionCycles].Mean
 			if want := 100 * (b - o) / b; math.Abs(c.Real.Percent-want) > 1e-9 {

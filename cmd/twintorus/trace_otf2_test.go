@@ -73,24 +73,7 @@ func TestTraceRecordImportReplay(t *testing.T) {
 		t.Fatalf("summary.txt: %v", s)
 	}
 	tr := filepath.Join(dir, "ptrans.trace.gz")
-	_, stderr, err = run(t, "trace", "import", arch, "--no-compute", "--collectives", "messages", "-o", tr, "--json")
-	if err != nil {
-		t.Fatalf("import: %v", err)
-	}
-	var rep struct {
-		Messages    int64            `json:"p2p_messages"`
-		Bytes       int64            `json:"p2p_bytes"`
-		Collectives map[string]int64 `json:"collectives"`
-		Unsupported map[string]int64 `json:"unsupported"`
-		CollMsgs    int64            `json:"collective_messages"`
-		CollBytes   int64            `json:"collective_bytes"`
-		All         int64            `json:"messages"`
-		AllBytes    int64            `json:"bytes"`
-		Unmatched   int64            `json:"unmatched_sends"`
-	}
-	if err := json.Unmarshal([]byte(stderr), &rep); err != nil {
-		t.Fatalf("import: %v\n%s", err, stderr)
-	}
+	rep := importJSON(t, arch, "messages", tr)
 	if rep.Messages != s["p2p_sends"] || rep.Bytes != s["p2p_send_bytes"] || rep.Unmatched != 0 || len(rep.Unsupported) != 0 {
 		t.Errorf("imported %d point-to-point messages of %d bytes (unmatched %d, not replayed %v); the recorder saw %d of %d",
 			rep.Messages, rep.Bytes, rep.Unmatched, rep.Unsupported, s["p2p_sends"], s["p2p_send_bytes"])
@@ -117,6 +100,34 @@ func TestTraceRecordImportReplay(t *testing.T) {
 	if r["deadlock"] != nil || int64(r["messages"].(float64)) != rep.All || int64(r["bytes"].(float64)) != rep.AllBytes {
 		t.Errorf("replay on torus:4x4 delivered %v messages, %v bytes (deadlock %v); want %d, %d", r["messages"], r["bytes"], r["deadlock"], rep.All, rep.AllBytes)
 	}
+}
+
+// importReport is trace import's --json report, the fields the tests read.
+type importReport struct {
+	Messages    int64            `json:"p2p_messages"`
+	Bytes       int64            `json:"p2p_bytes"`
+	Collectives map[string]int64 `json:"collectives"`
+	Unsupported map[string]int64 `json:"unsupported"`
+	CollMsgs    int64            `json:"collective_messages"`
+	CollBytes   int64            `json:"collective_bytes"`
+	All         int64            `json:"messages"`
+	AllBytes    int64            `json:"bytes"`
+	Unmatched   int64            `json:"unmatched_sends"`
+}
+
+// importJSON imports archive with --no-compute and the collectives as mode into trace
+// file out and returns the report.
+func importJSON(t *testing.T, archive, mode, out string) importReport {
+	t.Helper()
+	_, stderr, err := run(t, "trace", "import", archive, "--no-compute", "--collectives", mode, "-o", out, "--json")
+	if err != nil {
+		t.Fatalf("import %s: %v", mode, err)
+	}
+	var rep importReport
+	if err := json.Unmarshal([]byte(stderr), &rep); err != nil {
+		t.Fatalf("import %s: %v\n%s", mode, err, stderr)
+	}
+	return rep
 }
 
 // need skips unless command cmd is installed (fails under TWINTORUS_OTF2_REQUIRED=1).
@@ -222,23 +233,7 @@ func TestTraceRecordMinitrans(t *testing.T) {
 		{"keep", sends + 8*3 + 8*8 + 240 + 15 + 15 + 64, -1},
 	} {
 		tr := filepath.Join(dir, c.mode+".trace.gz")
-		_, stderr, err := run(t, "trace", "import", arch, "--no-compute", "--collectives", c.mode, "-o", tr, "--json")
-		if err != nil {
-			t.Fatalf("import %s: %v", c.mode, err)
-		}
-		var rep struct {
-			Messages    int64            `json:"p2p_messages"`
-			Bytes       int64            `json:"p2p_bytes"`
-			Collectives map[string]int64 `json:"collectives"`
-			Unsupported map[string]int64 `json:"unsupported"`
-			All         int64            `json:"messages"`
-			AllBytes    int64            `json:"bytes"`
-			CollBytes   int64            `json:"collective_bytes"`
-			Unmatched   int64            `json:"unmatched_sends"`
-		}
-		if err := json.Unmarshal([]byte(stderr), &rep); err != nil {
-			t.Fatalf("import %s: %v\n%s", c.mode, err, stderr)
-		}
+		rep := importJSON(t, arch, c.mode, tr)
 		if rep.Messages != sends || rep.Bytes != sendBytes || rep.Unmatched != 0 {
 			t.Errorf("%s: imported %d point-to-point messages of %d bytes; the recorder saw %d of %d", c.mode, rep.Messages, rep.Bytes, sends, sendBytes)
 		}
