@@ -38,7 +38,7 @@ func needOTF2(t *testing.T) {
 
 // The acceptance: record a real MPI program, HPCC's PTRANS (Debian's hpcc, the
 // whole suite with the stored archives' tiny input on a 4 x 4 grid, 16 ranks
-// oversubscribed: 6-11 s on the two-core machine, most of it in HPCC's latency and
+// oversubscribed: 6-14 s on the two-core machine, most of it in HPCC's latency and
 // bandwidth tests; the window of world barriers 15 to 16 is PTRANS, as at 64 ranks),
 // import its archive with the collectives as Open MPI's linear algorithms and replay it
 // on torus:4x4: the point-to-point messages and bytes are the recorder's, the
