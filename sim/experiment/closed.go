@@ -49,7 +49,7 @@ func (p Point) workloadSpec() (workload.Spec, workload.Mapping, error) {
 		}
 	}
 	if spec.Trace != "" && p.TraceSHA256 != "" {
-		sum, err := FileSHA256(spec.Trace)
+		sum, err := FileSHA256(spec.TraceFile())
 		if err != nil {
 			return spec, m, fmt.Errorf("workload %s: %w", spec, err)
 		}
@@ -138,7 +138,7 @@ func (s Spec) closedAxes() ([]closedAxis, error) {
 		}
 		sum := ""
 		if ws.Trace != "" {
-			if sum, err = FileSHA256(ws.Trace); err != nil {
+			if sum, err = FileSHA256(ws.TraceFile()); err != nil {
 				return nil, s.errAt(item("workload", i), fmt.Errorf("trace: %w", err))
 			}
 		}

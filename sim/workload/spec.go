@@ -3,6 +3,8 @@ package workload
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -330,7 +332,7 @@ func countText(n int64) string {
 
 func (s Spec) build(tasks int) (*Workload, error) {
 	if s.Trace != "" {
-		return ReadTraceFile(s.Trace)
+		return ReadTraceFile(s.TraceFile())
 	}
 	if s.Tasks != 0 {
 		tasks = s.Tasks
@@ -376,4 +378,39 @@ func shown(v string) string {
 		return q
 	}
 	return v
+}
+
+// TraceFile is the file of a trace workload: its path as given, except that a relative
+// path under datasets/ that is not found from the working directory is looked for in
+// the directories above it. The experiment specs stored in the repository name their
+// traces from its root (trace:datasets/traces/otf2/ptrans-64.trace.gz), and the
+// notebooks and tests that run them work in its subdirectories; a trace path that is
+// found where it is given is used as it is.
+func (s Spec) TraceFile() string {
+	p := s.Trace
+	if p == "" || filepath.IsAbs(p) || !strings.HasPrefix(filepath.ToSlash(filepath.Clean(p)), "datasets/") {
+		return p
+	}
+	if fileExists(p) {
+		return p
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	for {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		dir = parent
+		if c := filepath.Join(dir, p); fileExists(c) {
+			return c
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -2,6 +2,8 @@ package workload
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -256,5 +258,38 @@ func TestProxyRefusedBeforeGenerating(t *testing.T) {
 				t.Errorf("%s over %d tasks: %d operations, counted %d", str, tasks, got, n)
 			}
 		}
+	}
+}
+
+// A spec's trace under datasets/ is found from a subdirectory of the directory that
+// holds it (a notebook or test running inside the repository); other paths are used
+// as given.
+func TestTraceFileFromSubdirectory(t *testing.T) {
+	root := t.TempDir()
+	rel := filepath.Join("datasets", "traces", "x.trace")
+	if err := os.MkdirAll(filepath.Join(root, "datasets", "traces"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, rel), []byte("tasks 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "notebooks", "deeper")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	for _, c := range []struct{ trace, want string }{
+		{rel, filepath.Join(root, rel)},
+		{"datasets/traces/missing.trace", "datasets/traces/missing.trace"},
+		{"other/x.trace", "other/x.trace"},
+		{filepath.Join(root, rel), filepath.Join(root, rel)},
+	} {
+		if got := (Spec{Trace: c.trace}).TraceFile(); got != c.want {
+			t.Errorf("TraceFile(%q) = %q, want %q", c.trace, got, c.want)
+		}
+	}
+	t.Chdir(root)
+	if got := (Spec{Trace: rel}).TraceFile(); got != rel {
+		t.Errorf("from the root: %q, want %q as given", got, rel)
 	}
 }
