@@ -153,3 +153,43 @@ func TestCostHyperXSlimFly(t *testing.T) {
 		t.Logf("slimfly:%d: %.3f M$ (%d switches, %d cables)", q, r.Total/1e6, r.Switches, r.Links)
 	}
 }
+
+// Dragonflies and twin tori are priced too: a balanced dragonfly:h has g = 2h²+1
+// groups of a = 2h routers of radix a−1+h+p = 4h−1 (p = h), g·a(a−1)/2 local cables in
+// its cabinets, g(g−1)/2 global ones between them and a local cable per PE; a twin
+// torus has a cable per external link (the internal link is on the board) and a card
+// per switch with its external ports and the PE's.
+func TestCostDragonflyTwin(t *testing.T) {
+	prices, err := KNSPrices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []int{1, 2, 3, 4} {
+		a, g := 2*h, 2*h*h+1
+		net := topology.MustNew("dragonfly:" + strconv.Itoa(h))
+		r, err := analysis.Cost(net, prices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pes := g * a * h
+		local, global := g*a*(a-1)/2, g*(g-1)/2
+		if r.Local != local+pes || r.Global != global || r.Near != 0 || r.Links != local+global+pes || r.ByPorts[4*h-1] != g*a {
+			t.Errorf("dragonfly:%d: local %d, global %d, cables %d, switches by ports %v; want %d, %d, %d, %d of %d ports",
+				h, r.Local, r.Global, r.Links, r.ByPorts, local+pes, global, local+global+pes, g*a, 4*h-1)
+		}
+	}
+	for _, c := range []struct {
+		spec            string
+		cards, extPorts int
+	}{{"twin:4x4x4", 128, 3}, {"twin:8x8x8", 1024, 3}, {"twin:4x4x4x4x2", 1024, 5}} {
+		net := topology.MustNew(c.spec)
+		r, err := analysis.Cost(net, prices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cables := c.cards*c.extPorts/2 + c.cards; r.Links != cables || r.Global != 0 || r.ByPorts[c.extPorts+1] != c.cards {
+			t.Errorf("%s: %d cables (%d local, %d near), switches by ports %v; want %d cables, %d cards of %d ports",
+				c.spec, r.Links, r.Local, r.Near, r.ByPorts, cables, c.cards, c.extPorts+1)
+		}
+	}
+}

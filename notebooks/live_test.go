@@ -110,7 +110,7 @@ func TestLiveNotebooks(t *testing.T) {
 var quickSeconds = map[string]int{
 	"selection-functions.ipynb": 140, "3dt-vs-2d.ipynb": 135, "3dt-configurations.ipynb": 95, "cswitch-fattrees.ipynb": 90,
 	"kns.ipynb": 85, "tct.ipynb": 75, "workloads.ipynb": 75, "5dt-vs-3d-workloads.ipynb": 70, "twisted-tori.ipynb": 65,
-	"5dt-vs-3d.ipynb": 65, "validation-booksim.ipynb": 60, "10-your-own-topology.ipynb": 45, "00-tutorial.ipynb": 40,
+	"5dt-vs-3d.ipynb": 65, "validation-booksim.ipynb": 60, "10-your-own-topology.ipynb": 45, "00-tutorial.ipynb": 40, "modern-topologies.ipynb": 20,
 }
 
 // RunAllEnv names the variable that runs TestRunAllNotebooks (make notebooks sets it).

@@ -62,7 +62,10 @@ type CostReport struct {
 // local, the rest near (5 m). We extend them to the families the paper does not cost:
 // a HyperX as the flattened butterfly it generalises (dimension 0 local, the rest
 // global), a Slim Fly by [SF] §4's racks (links inside a rack local, between racks
-// global).
+// global), a dragonfly by [DF] §3's packaging (a group's local links in its cabinet,
+// its global links optical between cabinets) and a twin torus as the torus it folds
+// (dimension 0 local, the rest near; the internal link between a node's two cards is
+// on the board and, as a T-switch's joining links, no cable).
 func placement(net *topology.Network, s, p int) (string, error) {
 	port := net.Port(s, p)
 	switch fam := net.Spec().Family; fam {
@@ -93,13 +96,18 @@ func placement(net *topology.Network, s, p int) (string, error) {
 			return "local", nil
 		}
 		return "global", nil
-	case topology.FamilyTorus, topology.FamilyMesh:
+	case topology.FamilyDragonfly:
+		if net.Group(s) == net.Group(int(port.Peer)) {
+			return "local", nil
+		}
+		return "global", nil
+	case topology.FamilyTorus, topology.FamilyMesh, topology.FamilyTwin:
 		if port.Dim == 0 {
 			return "local", nil
 		}
 		return "near", nil
 	default:
-		return "", fmt.Errorf("pricing %s: the KNS paper's placement rules (extended to hyperx and slimfly) cover kns, flatfly, hyperx, slimfly, ktree, torus and mesh networks, not %s", net, fam)
+		return "", fmt.Errorf("pricing %s: the KNS paper's placement rules (extended to hyperx, slimfly, dragonfly and twin) cover kns, flatfly, hyperx, slimfly, dragonfly, ktree, torus, twin and mesh networks, not %s", net, fam)
 	}
 }
 

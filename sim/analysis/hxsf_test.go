@@ -31,7 +31,7 @@ func (r oneVC) SaltClasses() int {
 	return 1
 }
 
-// HyperX DOR (with and without trunking) and DAL, Slim Fly MIN and VAL: every route
+// HyperX DOR (with and without trunking) and DAL, Slim Fly MIN, VAL and UGAL: every route
 // delivers and the channel dependency graph over every candidate (every salt: each
 // trunk, each Valiant intermediate) is acyclic; with all hops on one VC, DAL and MIN
 // have cycles, so their VC classes are what makes them deadlock-free.
@@ -49,6 +49,8 @@ func TestHyperXSlimFlyDeadlockFree(t *testing.T) {
 		{"slimfly:4@1", "sfmin", true},
 		{"slimfly:5@1", "sfval", false},
 		{"slimfly:7@1", "sfval", false},
+		{"slimfly:5@1", "sfugal", false},
+		{"slimfly:7@1", "sfugal", false},
 	} {
 		net := topology.MustNew(c.spec)
 		rt, err := routing.New(c.routing, net, routing.SchemeNone, routing.TieDefault)

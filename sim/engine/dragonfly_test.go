@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -117,5 +119,34 @@ func TestDragonflyChooserRuns(t *testing.T) {
 		if r.Accepted != a.Accepted || r.LatencyNetwork.Mean != a.LatencyNetwork.Mean || r.Hops != a.Hops {
 			t.Errorf("run %d differs: accepted %v/%v, latency %v/%v", i, a.Accepted, r.Accepted, a.LatencyNetwork.Mean, r.LatencyNetwork.Mean)
 		}
+	}
+}
+
+// An output queue passes a packet on with the tag its routing gave it at the crossbar:
+// Valiant packets under the group shift keep to their intermediate group with output
+// queues as without (the same hops per packet: the route is the salt's), and the network
+// carries the load, where a cleared tag sends them on minimally, through the one global
+// link to the next group, and holds the network to 1/(a·p) = 0.125.
+func TestOutputQueuesKeepTags(t *testing.T) {
+	net := topology.MustNew("dragonfly:2")
+	rt, err := routing.New("dfval", net, routing.SchemeNone, routing.TieDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res [2]*Result
+	for i, oq := range []int{0, 8} {
+		p := params(0.3, 500, 3000, 3).StationaryOff()
+		p.OutputFlits = oq
+		e := newEngine(t, Config{Net: net, Routing: rt, Params: p}, "groupshift")
+		if res[i], err = e.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain, queued := res[0], res[1]
+	if math.Abs(queued.Hops-plain.Hops) > 0.02*plain.Hops || queued.Hops < 3.5 {
+		t.Errorf("hops per packet %.3f with output queues, %.3f without; Valiant routes take about 4", queued.Hops, plain.Hops)
+	}
+	if queued.Accepted < 0.95*queued.Offered {
+		t.Errorf("with output queues accepted %.4f of %.4f offered", queued.Accepted, queued.Offered)
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // HyperX (DOR with trunking, DAL under uniform and the dimension-aligned shift, its
-// adversarial pattern) and Slim Fly (MIN, VAL) at offered load 1, past saturation,
+// adversarial pattern) and Slim Fly (MIN, VAL, and UGAL, which reads the queues
+// through the engine, also under complement) at offered load 1, past saturation,
 // under virtual cut-through and wormhole with their VC schemes: no deadlock, the
 // throughput held over four windows, and the same seed giving the same result.
 func TestHyperXSlimFlyNoDeadlock(t *testing.T) {
@@ -22,6 +23,8 @@ func TestHyperXSlimFlyNoDeadlock(t *testing.T) {
 		{"hyperx:3x3x3@3", "dal", "shift:1"},
 		{"slimfly:5", "sfmin", "uniform"},
 		{"slimfly:5", "sfval", "uniform"},
+		{"slimfly:5", "sfugal", "uniform"},
+		{"slimfly:5", "sfugal", "complement"},
 	} {
 		for _, sw := range []Switching{CutThrough, Wormhole} {
 			t.Run(fmt.Sprintf("%s/%s/%s/%s", c.spec, c.routing, c.pattern, sw), func(t *testing.T) {

@@ -82,9 +82,11 @@ func (e *Engine) delay(dvc int32) int64 {
 	return int64(e.p.RoutingDelay)
 }
 
-// queueRoute is the route of a packet in an output queue: on to the link, on its VC.
+// queueRoute is the route of a packet in an output queue: on to the link, on its VC,
+// keeping the tag its routing gave it at the crossbar (a hop records the candidate's
+// tag, and a Valiant or UGAL packet whose tag the queue cleared would go on minimally).
 func (e *Engine) queueRoute(base, q int, ivc int32) routing.Candidate {
-	return routing.Candidate{Port: 1, VC: int8(ivc - e.ports[base+q].vc0)}
+	return routing.Candidate{Port: 1, VC: int8(ivc - e.ports[base+q].vc0), Tag: e.pk[e.vcs[ivc].headPkt].tag}
 }
 
 // verdict is whether the head of input VC ivc, a packet of n flits, can start through

@@ -12,8 +12,9 @@
 // nointernal, 2prio, 3prio, first, random, minfirst) are Selections(), parsed by ParseSelection.
 //
 // HyperX and Slim Fly have their own: hxdor and dal (Ahn et al.'s dimensionally
-// adaptive, load-balanced routing, with the minfirst selection function), sfmin and
-// sfval (MIN and Valiant). dal, sfmin and sfval put a packet's h-th hop on VC h (hop
+// adaptive, load-balanced routing, with the minfirst selection function), sfmin,
+// sfval and sfugal (MIN, Valiant, and UGAL-L between the two at the source router, a
+// Chooser). dal, sfmin, sfval and sfugal put a packet's h-th hop on VC h (hop
 // classes), reading h from the VC it arrived on.
 //
 // For networks of any shape (from a topology.Builder or a file): Minimal (min, and

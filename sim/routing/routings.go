@@ -47,7 +47,7 @@ type Options struct {
 
 // Routings is the table of routings, in the order help texts list them.
 func Routings() []RoutingDef {
-	return []RoutingDef{dorRouting(), dortRouting(), tsdorRouting(), destroRouting(), ncaRouting(), hybridRouting(), flatDORRouting(), hyperxDORRouting(), dalRouting(), slimflyRouting(false), slimflyRouting(true), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting(),
+	return []RoutingDef{dorRouting(), dortRouting(), tsdorRouting(), destroRouting(), ncaRouting(), hybridRouting(), flatDORRouting(), hyperxDORRouting(), dalRouting(), slimflyRouting(SFMin), slimflyRouting(SFVal), slimflyRouting(SFUGAL), minRouting(), adaptiveRouting(), upDownRouting(), tableRouting(),
 		twistedDORRouting(), twistedAdaptiveRouting(), tctRouting(),
 		dfMinRouting(), dfValRouting(), dfUGALLRouting(), dfUGALGRouting(), dfPARRouting()}
 }
