@@ -65,7 +65,7 @@ gotest:
 	TWINTORUS_SLURM_REQUIRED=1 TWINTORUS_BROWSER_REQUIRED=1 TWINTORUS_OTF2_REQUIRED=1 $(NOTEBOOK_STEP_FOLLOWS) GO=$(GO) scripts/gotest.sh $(GOTESTFLAGS)
 	$(GO) test -count=1 -pgo=$(CURDIR)/cmd/twintorus/default.pgo -run='^TestGoldenResults$$' ./sim/engine/
 
-## fuzz: every parser's fuzz target for FUZZTIME each, as many at a time as the machine has cores, with the
+## fuzz: every parser's fuzz target for FUZZTIME each, one after the other, with the
 ## executions per target at the end (scripts/fuzz.sh)
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh

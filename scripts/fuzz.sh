@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fuzz.sh: run every parser's fuzz target for FUZZTIME (default 2s) each, FUZZ_JOBS at
-# a time, and print per target how many inputs it executed.
+# fuzz.sh: run every parser's fuzz target for FUZZTIME (default 2s) each, one after
+# the other, and print per target how many inputs it executed.
 #
 # Go minimises every new interesting input for up to -fuzzminimizetime, 60 s by
 # default, and that time comes out of -fuzztime: with a slow target (a spec parse
@@ -9,22 +9,15 @@
 # fewer than FUZZ_MIN_EXECS inputs (default 500) fails the run, so that a budget
 # swallowed again does not pass unnoticed.
 #
-# Targets run FUZZ_JOBS at a time (default: the machine's cores), each with one fuzzing
-# worker (-parallel=1): half of a target's wall time is starting it (building the
-# instrumented test binary, gathering the baseline coverage), which one worker does as
-# fast as many, so on two cores two targets side by side execute as many inputs as one
-# target with two workers, in half the wall time. The logs print as each target ends.
-#
 # make test runs each target for FUZZTIME=2s, a smoke run that the suite's time allows
-# (some 2 minutes for the twenty-three targets one after the other, half of it
-# starting them; 4 s each took 2.8 minutes and the suite past 20), make
+# (some 2 minutes for the twenty-three targets, half of it starting them; 4 s each took
+# 2.8 minutes and the suite past 20), make
 # test-long for a minute each, and a developer changing a parser fuzzes it for longer
 # (go test -fuzz=FuzzX -fuzztime=10m ./pkg/). A target may name its own budget as a
 # multiple of FUZZTIME (third field): the experiment package's targets and the topology
 # parsers build networks for every input and run at thousands of inputs a second, not
-# tens of thousands, so they get two budgets (the spec parser six, and it starts first,
-# beside the others: gathering its baseline coverage alone takes some 4 s, and with one
-# worker on a busy machine eight seconds ran 401 inputs).
+# tens of thousands, so they get two budgets (the spec parser four: gathering its
+# baseline coverage alone takes some 4 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,11 +25,9 @@ GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-2s}
 FUZZMINIMIZETIME=${FUZZMINIMIZETIME:-1s}
 FUZZ_MIN_EXECS=${FUZZ_MIN_EXECS:-500}
-FUZZ_JOBS=${FUZZ_JOBS:-$(nproc)}
 
-# package target [budget multiple]; the longest starts first
+# package target [budget multiple]
 targets=(
-	"./sim/experiment/ FuzzParseSpec 6"
 	"./sim/topology/ FuzzParse 2"
 	"./sim/topology/ FuzzReadJSON 2"
 	"./sim/topology/ FuzzReadAnynet"
@@ -50,6 +41,7 @@ targets=(
 	"./sim/booksim/ FuzzReadOutput"
 	"./sim/traffic/ FuzzParsePattern"
 	"./sim/traffic/ FuzzParseSizes"
+	"./sim/experiment/ FuzzParseSpec 4"
 	"./sim/experiment/ FuzzUnmarshalRecord 2"
 	"./sim/experiment/ FuzzParseShard 2"
 	"./sim/experiment/ FuzzReadSummaryCSV 2"
@@ -72,44 +64,21 @@ deadline_race() {
 		! grep -q -E 'Failing input written|panic:|^\s+[A-Za-z0-9_]+\.go:[0-9]+:' "$1"
 }
 
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-
-# fuzz_one runs target number i and leaves its output in $logs/i.log and its exit
-# status in $logs/i.status.
-fuzz_one() {
-	local i=$1 pkg=$2 name=$3 budget=$4 status=0
-	"$GO" test -run=NONE -fuzz="^${name}\$" -fuzztime="$budget" -fuzzminimizetime="$FUZZMINIMIZETIME" -parallel=1 "$pkg" >"$logs/$i.log" 2>&1 || status=$?
-	echo "$status" >"$logs/$i.status"
-	{
-		echo "fuzz: $name in $pkg for $budget (minimisation at most $FUZZMINIMIZETIME), one worker"
-		cat "$logs/$i.log"
-	}
-}
-
-budgets=()
-for i in "${!targets[@]}"; do
-	read -r pkg name times <<<"${targets[$i]}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+summary=()
+failed=0
+for t in "${targets[@]}"; do
+	read -r pkg name times <<<"$t"
 	budget=$FUZZTIME
 	if [ -n "${times:-}" ] && [[ $FUZZTIME =~ ^[0-9]+[smhx]$ ]]; then
 		# A whole number of seconds, minutes or hours, or an input count (Nx), scales;
 		# any other duration is used as it is.
 		budget="$(( ${FUZZTIME%[smhx]} * times ))${FUZZTIME: -1}"
 	fi
-	budgets[i]=$budget
-	while (( $(jobs -rp | wc -l) >= FUZZ_JOBS )); do
-		wait -n || true
-	done
-	fuzz_one "$i" "$pkg" "$name" "$budget" &
-done
-wait
-
-summary=()
-failed=0
-for i in "${!targets[@]}"; do
-	read -r pkg name _ <<<"${targets[$i]}"
-	log="$logs/$i.log"
-	status=$(cat "$logs/$i.status")
+	echo "fuzz: $name in $pkg for $budget (minimisation at most $FUZZMINIMIZETIME)"
+	status=0
+	"$GO" test -run=NONE -fuzz="^${name}\$" -fuzztime="$budget" -fuzzminimizetime="$FUZZMINIMIZETIME" "$pkg" 2>&1 | tee "$log" || status=$?
 	# The last progress line: "fuzz: elapsed: 15s, execs: 123456 (8230/sec), new interesting: ..."
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
 	execs=${execs:-0}
@@ -123,10 +92,10 @@ for i in "${!targets[@]}"; do
 		verdict="TOO FEW (want at least $FUZZ_MIN_EXECS)"
 		failed=1
 	fi
-	summary+=("$(printf '%-22s %-20s %6s %12s executions  %s' "$name" "$pkg" "${budgets[$i]}" "$execs" "$verdict")")
+	summary+=("$(printf '%-22s %-20s %6s %12s executions  %s' "$name" "$pkg" "$budget" "$execs" "$verdict")")
 done
 
 echo
-echo "fuzz: executions per target (budget $FUZZTIME each unless named; $FUZZ_JOBS at a time, one worker each)"
+echo "fuzz: executions per target (budget $FUZZTIME each unless named)"
 printf '%s\n' "${summary[@]}"
 exit "$failed"
