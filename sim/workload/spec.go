@@ -382,9 +382,12 @@ func shown(v string) string {
 
 // TraceFile is the file of a trace workload: its path as given, except that a relative
 // path under datasets/ that is not found from the working directory is looked for in
-// the directories above it. The experiment specs stored in the repository name their
-// traces from its root (trace:datasets/traces/otf2/ptrans-64.trace.gz), and the
-// notebooks and tests that run them work in its subdirectories; a trace path that is
+// the directories above it, then in the checkout the notebook kernel serves
+// ($TWINTORUS_ROOT, which the kernel sets for every cell). The experiment specs stored
+// in the repository name their traces from its root
+// (trace:datasets/traces/otf2/ptrans-64.trace.gz); the notebooks and tests that run
+// them work in its subdirectories, and a notebook opened elsewhere (a copy, as the
+// live-notebook test serves) runs in a directory outside it. A trace path that is
 // found where it is given is used as it is.
 func (s Spec) TraceFile() string {
 	p := s.Trace
@@ -394,20 +397,24 @@ func (s Spec) TraceFile() string {
 	if fileExists(p) {
 		return p
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	for {
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return p
+	if dir, err := os.Getwd(); err == nil {
+		for {
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+			if c := filepath.Join(dir, p); fileExists(c) {
+				return c
+			}
 		}
-		dir = parent
-		if c := filepath.Join(dir, p); fileExists(c) {
+	}
+	if root := os.Getenv("TWINTORUS_ROOT"); root != "" {
+		if c := filepath.Join(root, p); fileExists(c) {
 			return c
 		}
 	}
+	return p
 }
 
 func fileExists(p string) bool {

@@ -293,3 +293,28 @@ func TestTraceFileFromSubdirectory(t *testing.T) {
 		t.Errorf("from the root: %q, want %q as given", got, rel)
 	}
 }
+
+// A notebook opened outside the repository (a copy, as the live-notebook test serves)
+// finds a spec's trace in the checkout its kernel serves ($TWINTORUS_ROOT).
+func TestTraceFileFromKernelRoot(t *testing.T) {
+	root := t.TempDir()
+	rel := filepath.Join("datasets", "traces", "x.trace")
+	if err := os.MkdirAll(filepath.Join(root, "datasets", "traces"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, rel), []byte("tasks 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // outside root
+	t.Setenv("TWINTORUS_ROOT", "")
+	if got := (Spec{Trace: rel}).TraceFile(); got != rel {
+		t.Errorf("without a kernel root: %q, want %q as given", got, rel)
+	}
+	t.Setenv("TWINTORUS_ROOT", root)
+	if got := (Spec{Trace: rel}).TraceFile(); got != filepath.Join(root, rel) {
+		t.Errorf("with the kernel's root %s: %q, want %q", root, got, filepath.Join(root, rel))
+	}
+	if got := (Spec{Trace: "datasets/traces/missing.trace"}).TraceFile(); got != "datasets/traces/missing.trace" {
+		t.Errorf("a trace the root does not hold: %q, want it as given", got)
+	}
+}
