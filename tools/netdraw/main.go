@@ -74,22 +74,12 @@ func run(dir string) error {
 		return err
 	}
 
-	// KNS: measured utilisation of a uniform run.
+	// KNS: measured utilisation of a run with a hot router.
 	kp := experiment.NewPoint("kns:16,2,1", 0.2)
 	kp.Traffic = "hotspot:0.05@136"
-	kp.Warmup, kp.Measure, kp.Channels, kp.Deadlock = 2000, 4000, true, "none"
-	kp.Params = kp.Params.StationaryOff()
-	r, err := kp.Run(ctx)
-	if err != nil {
-		return err
-	}
-	knet := topology.MustNew("kns:16,2,1")
-	p, err := netdraw.Draw(knet, netdraw.Options{Title: fmt.Sprintf("kns:16,2,1 (hybrid DOR), 5 %% of messages to router 136, 0.2 flits/cycle/PE: measured (accepted %.3f)", r.Accepted),
-		Loads: r.ChannelUtil, Unit: "utilisation (flits/cycle)"})
-	if err != nil {
-		return err
-	}
-	if err := save(filepath.Join(dir, "kns-16-2-1-hotspot.png"), p, 1000); err != nil {
+	kp.Warmup, kp.Measure, kp.Deadlock = 2000, 4000, "none"
+	if err := drawMeasured(ctx, kp, "kns:16,2,1 (hybrid DOR), 5 % of messages to router 136, 0.2 flits/cycle/PE",
+		filepath.Join(dir, "kns-16-2-1-hotspot.png"), 1000); err != nil {
 		return err
 	}
 
@@ -97,19 +87,9 @@ func run(dir string) error {
 	// minimal routing funnels a group's traffic onto its one global link to the next.
 	dp := experiment.NewPoint("dragonfly:4,2,2", 0.1)
 	dp.Traffic, dp.Routing, dp.Deadlock = "groupshift", "dfmin", "none"
-	dp.Warmup, dp.Measure, dp.Channels = 1000, 3000, true
-	dp.Params = dp.Params.StationaryOff()
-	dr, err := dp.Run(ctx)
-	if err != nil {
-		return err
-	}
-	dnet := topology.MustNew("dragonfly:4,2,2")
-	p, err = netdraw.Draw(dnet, netdraw.Options{Title: fmt.Sprintf("dragonfly:4,2,2, minimal routing, every PE to the next group, 0.1 flits/cycle/PE: measured (accepted %.3f)", dr.Accepted),
-		Loads: dr.ChannelUtil, Unit: "utilisation (flits/cycle)"})
-	if err != nil {
-		return err
-	}
-	if err := save(filepath.Join(dir, "dragonfly-4-2-2-groupshift-min.png"), p, 900); err != nil {
+	dp.Warmup, dp.Measure = 1000, 3000
+	if err := drawMeasured(ctx, dp, "dragonfly:4,2,2, minimal routing, every PE to the next group, 0.1 flits/cycle/PE",
+		filepath.Join(dir, "dragonfly-4-2-2-groupshift-min.png"), 900); err != nil {
 		return err
 	}
 
@@ -144,6 +124,28 @@ func run(dir string) error {
 	}
 	both.Unit = "utilisation (flits/cycle)"
 	return save(filepath.Join(dir, "torus-16x16-hotspot-two-moments.png"), both, 1100)
+}
+
+// drawMeasured runs point p (its window as given, without the stationarity check) with
+// every channel's utilisation recorded and saves the network drawn with it as a PNG
+// width points wide, titled title and the traffic it accepted.
+func drawMeasured(ctx context.Context, p experiment.Point, title, path string, width float64) error {
+	p.Channels = true
+	p.Params = p.Params.StationaryOff()
+	r, err := p.Run(ctx)
+	if err != nil {
+		return err
+	}
+	net, err := topology.New(p.Topology)
+	if err != nil {
+		return err
+	}
+	d, err := netdraw.Draw(net, netdraw.Options{Title: fmt.Sprintf("%s: measured (accepted %.3f)", title, r.Accepted),
+		Loads: r.ChannelUtil, Unit: "utilisation (flits/cycle)"})
+	if err != nil {
+		return err
+	}
+	return save(path, d, width)
 }
 
 // save writes p as a PNG width points wide and says what of its text breaks the
