@@ -261,18 +261,26 @@ func TestProxyRefusedBeforeGenerating(t *testing.T) {
 	}
 }
 
-// A spec's trace under datasets/ is found from a subdirectory of the directory that
-// holds it (a notebook or test running inside the repository); other paths are used
-// as given.
-func TestTraceFileFromSubdirectory(t *testing.T) {
-	root := t.TempDir()
-	rel := filepath.Join("datasets", "traces", "x.trace")
+// traceTree makes a directory holding one trace under datasets/ as the repository
+// does, and returns it and the trace's path within it.
+func traceTree(t *testing.T) (root, rel string) {
+	t.Helper()
+	root = t.TempDir()
+	rel = filepath.Join("datasets", "traces", "x.trace")
 	if err := os.MkdirAll(filepath.Join(root, "datasets", "traces"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, rel), []byte("tasks 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return root, rel
+}
+
+// A spec's trace under datasets/ is found from a subdirectory of the directory that
+// holds it (a notebook or test running inside the repository); other paths are used
+// as given.
+func TestTraceFileFromSubdirectory(t *testing.T) {
+	root, rel := traceTree(t)
 	sub := filepath.Join(root, "notebooks", "deeper")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -297,14 +305,7 @@ func TestTraceFileFromSubdirectory(t *testing.T) {
 // A notebook opened outside the repository (a copy, as the live-notebook test serves)
 // finds a spec's trace in the checkout its kernel serves ($TWINTORUS_ROOT).
 func TestTraceFileFromKernelRoot(t *testing.T) {
-	root := t.TempDir()
-	rel := filepath.Join("datasets", "traces", "x.trace")
-	if err := os.MkdirAll(filepath.Join(root, "datasets", "traces"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, rel), []byte("tasks 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root, rel := traceTree(t)
 	t.Chdir(t.TempDir()) // outside root
 	t.Setenv("TWINTORUS_ROOT", "")
 	if got := (Spec{Trace: rel}).TraceFile(); got != rel {
