@@ -73,16 +73,22 @@ func (e *Engine) newMessage() int32 {
 	return int32(len(e.msgs) - 1)
 }
 
+// dropNIC takes NIC t, the i-th of the list of active NICs, off it (it has nothing
+// left to send), moving the last one into its place.
+func (e *Engine) dropNIC(i int, t int32) {
+	e.nicActive[t] = false
+	last := len(e.nicList) - 1
+	e.nicList[i] = e.nicList[last]
+	e.nicList = e.nicList[:last]
+}
+
 // inject moves one flit from every NIC that has a packet to send and room for it.
 func (e *Engine) inject() {
 	for i := 0; i < len(e.nicList); {
 		t := e.nicList[i]
 		if e.packetLevel {
 			if e.nicBusy[t] <= e.now && e.nicWait[t] <= e.now && !e.startInjection(t) && e.src.n[t] == 0 {
-				e.nicActive[t] = false
-				last := len(e.nicList) - 1
-				e.nicList[i] = e.nicList[last]
-				e.nicList = e.nicList[:last]
+				e.dropNIC(i, t)
 				continue
 			}
 			i++
@@ -90,10 +96,7 @@ func (e *Engine) inject() {
 		}
 		if e.nicSending[t] < 0 && !e.startInjection(t) {
 			if e.src.n[t] == 0 { // nothing left to send
-				e.nicActive[t] = false
-				last := len(e.nicList) - 1
-				e.nicList[i] = e.nicList[last]
-				e.nicList = e.nicList[:last]
+				e.dropNIC(i, t)
 				continue
 			}
 			i++
