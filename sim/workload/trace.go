@@ -217,9 +217,11 @@ var opSyntax = []struct {
 
 // parseOpLine reads "T send D BYTES", "T recv S" or "T compute CYCLES".
 func parseOpLine(f []string) (Op, int, error) {
+	// A task is digits: strconv would also take a sign ("+0"), which the count that
+	// bounds a trace before reading it (countOps) does not see as an operation line.
 	t, err := strconv.Atoi(f[0])
-	if err != nil {
-		return Op{}, 0, fmt.Errorf("the task %q is not a number", f[0])
+	if err != nil || f[0][0] < '0' || f[0][0] > '9' {
+		return Op{}, 0, fmt.Errorf("the task %q is not a number (tasks are 0, 1, ...)", f[0])
 	}
 	if len(f) < 2 {
 		return Op{}, 0, fmt.Errorf("no operation")
