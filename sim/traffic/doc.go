@@ -37,6 +37,8 @@
 //	complement    N−1−src: the bitwise complement when N = 2^b; any N
 //	transpose     src = r·m + c goes to c·m + r for N = m²; for N = 4^h this swaps the
 //	              high and low halves of the id's bits
+//	randperm:S    a random permutation without fixed points, drawn from seed S (default 1),
+//	              the same in every run: the permutation for any PE count
 //	tornado       every node coordinate o_i goes to o_i + ⌈k_i/2⌉ − 1 mod k_i; the PE keeps its slot
 //	neighbor      every node coordinate o_i goes to o_i + 1 mod k_i; the PE keeps its slot
 //	hotspot:F@HOT fraction F of the messages go to a hot PE, the rest are uniform

@@ -34,6 +34,8 @@ PERM/ORDER       any of the five above on ids that number the nodes with their c
                  in ORDER, the first varying fastest: bitrev/yx reverses the bits of
                  y + K_y*x (default xy, xyz: id = x + K_x*(y + K_y*z), the PE numbering;
                  with more than 3 dimensions name them by index, e.g. 43210)
+randperm[:S]     a random permutation without fixed points, drawn from seed S (default 1),
+                 the same in every run and replication: a permutation for any N
 tornado[:SHAPE]  every node coordinate + ceil(k/2)-1 mod k; the PE keeps its card/slot;
                  with SHAPE (e.g. 64x64) the coordinates of PE id = c0 + K0*(c1 + ...) instead
 neighbor[:SHAPE] every node coordinate + 1 mod k (also: neighbour); SHAPE as for tornado
@@ -52,7 +54,7 @@ groupshift[:K][/same]  every PE of group i to a random PE of group i+K mod G (de
 PATTERN+self     uniform or a permutation whose PEs also send to themselves (BookSim2's):
                  uniform among all N PEs, fixed points to themselves, e.g. uniform+self`
 
-const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..., groupshift[:K][/same]"
+const acceptedPatterns = "accepted: uniform, zipf:S[/global], bitrev, shuffle, butterfly, complement, transpose (each [/ORDER], e.g. bitrev/yx), randperm[:SEED], tornado[:SHAPE], neighbor[:SHAPE], shift[:D[+S]], hotspot:F[@HOT[/spread|lowest|random]], pairs:S>D[|D2],..., groupshift[:K][/same]"
 
 // ParsePattern reads a pattern spec (see Grammar) for the PEs of net. Errors say what
 // is wrong and what is accepted, in one line.
@@ -90,6 +92,8 @@ func parsePattern(spec string, net *topology.Network) (Pattern, error) {
 		return newZipf(arg, l)
 	case "pairs":
 		return newPairs(arg, l)
+	case "randperm":
+		return newRandPerm(arg, hasArg, l)
 	case "shift":
 		return newShift(arg, l)
 	case "groupshift", "groupshift/same":

@@ -187,7 +187,7 @@ func TestEveryPatternIsBuiltSomewhere(t *testing.T) {
 // allSpecs has one spec of every pattern, for tests and benchmarks.
 var allSpecs = []string{"uniform", "zipf:1", "zipf:1.5/global", "bitrev", "shuffle", "butterfly",
 	"complement", "transpose", "tornado", "neighbor", "hotspot:0.1", "hotspot:0.25@12.5%", "hotspot:0.2@3,100-131",
-	"hotspot:0.25@12.5%/lowest", "hotspot:0.25@12.5%/random", "bitrev/43210", "shuffle/10234"}
+	"hotspot:0.25@12.5%/lowest", "hotspot:0.25@12.5%/random", "bitrev/43210", "shuffle/10234", "randperm", "randperm:7"}
 
 func TestSilentCounts(t *testing.T) {
 	cases := []struct {
