@@ -33,11 +33,16 @@ func Family(spec string) string {
 	return string(s.Family)
 }
 
-// PEs is a network's PE count, from its spec.
+// PEs is a network's PE count, from its spec: its family's size formula, where the
+// family has one (a k-ary n-tree's k^n, a Slim Fly's 2q²·p), else the product of its
+// radices times the PEs per node.
 func PEs(spec string) (int, error) {
 	s, err := topology.Parse(spec)
 	if err != nil {
 		return 0, err
+	}
+	if z, ok := s.Size(); ok && z.Terminals > 0 {
+		return int(z.Terminals), nil
 	}
 	n := 1
 	for _, k := range s.Radix {
