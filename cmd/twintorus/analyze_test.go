@@ -156,7 +156,15 @@ func TestConfigs(t *testing.T) {
 	if len(r.Configurations) != 1716 || r.Configurations[0].CrossingInternal != 108626 || r.Configurations[2].CrossingInternal != 139378 {
 		t.Errorf("configs 7DT: %d configurations, best %+v", len(r.Configurations), r.Configurations[:3])
 	}
-	out, _, err := run(t, "configs", "twin:3x3x3")
+	// A dragonfly's global-link arrangements: both reach the closed form
+	// h·a·p·(a·p+2p) = 5,120 routes under groupshift:h (sim/analysis's test derives it).
+	out, _, err := run(t, "configs", "dragonfly:4")
+	if err != nil || !strings.Contains(out, "dragonfly:4: 2 global-link arrangements") ||
+		!strings.Contains(out, "1     consecutive  5120            992            5.161  4            0.194             dragonfly:4/consecutive  (the paper's)") ||
+		!strings.Contains(out, "dragonfly:4/relative") {
+		t.Errorf("configs dragonfly:4: %v\n%s", err, out)
+	}
+	out, _, err = run(t, "configs", "twin:3x3x3")
 	if err != nil || !strings.Contains(out, "twin:3x3x3: 10 configurations, 28 transit paths per node") ||
 		!strings.Contains(out, "1     A     14                 50.0 %  twin:3x3x3/A") || !strings.Contains(out, "twin:3x3x3/G  (cbest)") {
 		t.Errorf("configs twin:3x3x3: %v\n%s", err, out)

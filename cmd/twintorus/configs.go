@@ -25,13 +25,21 @@ type configsReport struct {
 }
 
 type configReport struct {
-	Rank             int     `json:"rank"`
-	Name             string  `json:"name"`
-	Spec             string  `json:"spec"`
-	CrossingInternal int64   `json:"crossing_internal"`
-	CrossingShare    float64 `json:"crossing_share"`
-	CBest            bool    `json:"cbest"`
-	Optimal          bool    `json:"optimal"`
+	Rank             int      `json:"rank"`
+	Name             string   `json:"name"`
+	Spec             string   `json:"spec"`
+	CrossingInternal *int64   `json:"crossing_internal,omitempty"`
+	CrossingShare    *float64 `json:"crossing_share,omitempty"`
+	CBest            bool     `json:"cbest"`
+	Optimal          bool     `json:"optimal"`
+	// Dragonflies: the busiest channel's routes under Valiant routing at the worst
+	// group shift, the routes of one source PE, their ratio (the channel's load per unit
+	// of injection), the worst shift and the busiest channel's routes at every shift.
+	BusiestRoutes *int64   `json:"busiest_routes,omitempty"`
+	SourceRoutes  int64    `json:"source_routes,omitempty"`
+	Load          *float64 `json:"load,omitempty"`
+	WorstShift    int      `json:"worst_shift,omitempty"`
+	ByShift       []int64  `json:"by_shift,omitempty"`
 	// T-switches: the busiest Type-A stage, the routes through a T-switch there, and
 	// the internal-link uses at every Type-A stage.
 	Stage   *int    `json:"stage,omitempty"`
@@ -44,7 +52,7 @@ func newConfigsCmd() *cobra.Command {
 	var tieName string
 	cmd := &cobra.Command{
 		Use:   "configs TOPOLOGY",
-		Short: "Rank every configuration of an nDT shape or a T-switch by internal-link crossings",
+		Short: "Rank every configuration of an nDT shape or a T-switch by internal-link crossings, a dragonfly's arrangements by Valiant's load",
 		Long: `configs lists every port configuration of a twin torus's shape (½·C(2n,n) of them: 10 for
 3DT, 126 for 5DT, 1716 for 7DT), ranked by the number of node-level DOR transit paths per node
 that cross the internal link, best first. Equal counts share a rank. Each line gives the
@@ -55,8 +63,16 @@ For a k-ary n-tree (ktree:K,N, any configuration) it lists every configuration o
 T-switch (chip α holding port 0: C(2k,k)/2 of them, 35 for k = 4), ranked by the routes through
 the T-switch that cross between its two chips under DESTRO and uniform traffic, at its busiest
 Type-A stage (crossing_internal; by_stage gives every stage). The optimum, k^(n+1)/2 (128 for
-ktree:4,3), is reached exactly by the configurations that keep each down port with its up port.`,
-		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json\n  twintorus configs ktree:4,3/cswitch",
+ktree:4,3), is reached exactly by the configurations that keep each down port with its up port.
+
+For a dragonfly (dragonfly:..., any arrangement) it lists the global-link arrangements of its
+size (consecutive, the paper's, and relative), ranked by the busiest channel under Valiant
+routing at the worst group shift K (groupshift:K: every PE of group i sends to group i+K, for
+every K from 1 to G-1): its routes, the routes of one source PE, their ratio (the channel's
+load per unit of injection), the worst K and the injection rate at which Valiant routing
+saturates there. Minimal routing loads a group shift's one link with all a·p PEs of a group
+under any arrangement, so it does not rank them.`,
+		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json\n  twintorus configs ktree:4,3/cswitch\n  twintorus configs dragonfly:4",
 		Args:    oneTopology("configs", "twin:4x4x4"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tie, err := parseTie(tieName)
@@ -84,12 +100,16 @@ ktree:4,3), is reached exactly by the configurations that keep each down port wi
 				rep.Tie = ranking.Transit.Tie.String()
 			}
 			for _, r := range ranking.Ranked {
-				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CrossingInternal: r.Crossing, CBest: r.CBest, Optimal: r.Optimal}
-				if r.Total > 0 {
-					c.CrossingShare = float64(r.Crossing) / float64(r.Total)
-				}
-				if r.Stage >= 0 {
+				c := configReport{Rank: r.Rank, Name: r.Name, Spec: r.Spec, CBest: r.CBest, Optimal: r.Optimal}
+				share := float64(r.Crossing) / float64(max(r.Total, 1))
+				switch {
+				case spec.Family == topology.FamilyDragonfly:
+					c.BusiestRoutes, c.SourceRoutes, c.Load, c.WorstShift, c.ByShift = &r.Crossing, r.Total, &share, r.Stage, r.ByStage
+				case r.Stage >= 0:
+					c.CrossingInternal, c.CrossingShare = &r.Crossing, &share
 					c.Stage, c.Routes, c.ByStage = &r.Stage, r.Total, r.ByStage
+				default:
+					c.CrossingInternal, c.CrossingShare = &r.Crossing, &share
 				}
 				rep.Configurations = append(rep.Configurations, c)
 			}
@@ -105,6 +125,9 @@ ktree:4,3), is reached exactly by the configurations that keep each down port wi
 }
 
 func printConfigs(w io.Writer, r *configsReport) error {
+	if len(r.Configurations) > 0 && r.Configurations[0].BusiestRoutes != nil {
+		return printArrangements(w, r)
+	}
 	if r.Transit > 0 {
 		fmt.Fprintf(w, "%s: %d configurations, %d transit paths per node (DOR, ties: %s)\n",
 			r.Topology, len(r.Configurations), r.Transit, r.Tie)
@@ -121,7 +144,25 @@ func printConfigs(w io.Writer, r *configsReport) error {
 		case c.CBest:
 			spec += "  (cbest)"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f %%\t%s\n", c.Rank, c.Name, c.CrossingInternal, 100*c.CrossingShare, spec)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.1f %%\t%s\n", c.Rank, c.Name, *c.CrossingInternal, 100**c.CrossingShare, spec)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the ranking: %w", err)
+	}
+	return nil
+}
+
+// printArrangements prints a dragonfly's global-link arrangements, ranked.
+func printArrangements(w io.Writer, r *configsReport) error {
+	fmt.Fprintf(w, "%s: %d global-link arrangements, ranked by the %s\n", r.Topology, len(r.Configurations), r.Criterion)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tname\tbusiest_routes\tsource_routes\tload\tworst_shift\tVAL saturates at\tspec")
+	for _, c := range r.Configurations {
+		spec := c.Spec
+		if c.CBest {
+			spec += "  (the paper's)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.3f\t%d\t%.3f\t%s\n", c.Rank, c.Name, *c.BusiestRoutes, c.SourceRoutes, *c.Load, c.WorstShift, 1 / *c.Load, spec)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing the ranking: %w", err)

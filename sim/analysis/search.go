@@ -21,10 +21,11 @@ type Ranked struct {
 	// Total is the number of routes Crossing is out of: transit paths per node, or the
 	// routes through a T-switch at its busiest Type-A stage (Stage).
 	Total int64
-	Stage int // T-switches: the Type-A stage whose count is Crossing; -1 for twin tori
-	// ByStage lists a T-switch's internal-link uses at every Type-A stage (nil for twin tori).
+	Stage int // T-switches: the Type-A stage whose count is Crossing; dragonflies: the group shift K; -1 for twin tori
+	// ByStage lists a T-switch's internal-link uses at every Type-A stage, a dragonfly's
+	// busiest channel's routes at every group shift K = 1..G−1 (nil for twin tori).
 	ByStage []int64
-	CBest   bool // the family's default configuration: topology.CBest, or ktree's cswitch (S^A)
+	CBest   bool // the family's default configuration: topology.CBest, ktree's cswitch (S^A), the dragonfly's consecutive arrangement
 	Optimal bool // the least count of all
 }
 
@@ -65,7 +66,9 @@ func RankConfigurations(radix []int, tie routing.Tie) ([]Ranked, *Transit, error
 // k-ary n-tree (ktree) the routes that cross between the two chips of a Type-A
 // T-switch under DESTRO and uniform traffic, at its busiest Type-A stage (the stage
 // whose internal links carry the most; the optimum, k^(n+1)/2, is the same at every
-// stage). Every variant must belong to one shape of one family.
+// stage); for a dragonfly's global-link arrangements the routes on the busiest channel
+// under Valiant routing at the worst group shift (rankDragonfly). Every variant must
+// belong to one shape of one family.
 func RankVariants(variants []topology.Spec, tie routing.Tie) (*Ranking, error) {
 	if len(variants) == 0 {
 		return nil, fmt.Errorf("no configurations to rank")
@@ -75,8 +78,10 @@ func RankVariants(variants []topology.Spec, tie routing.Tie) (*Ranking, error) {
 		return rankTwin(variants, tie)
 	case topology.FamilyKTree:
 		return rankKTree(variants)
+	case topology.FamilyDragonfly:
+		return rankDragonfly(variants)
 	}
-	return nil, fmt.Errorf("ranking configurations of %s: the family has no criterion (accepted: twin, ktree)", variants[0].Family)
+	return nil, fmt.Errorf("ranking configurations of %s: the family has no criterion (accepted: twin, ktree, dragonfly)", variants[0].Family)
 }
 
 func rankTwin(variants []topology.Spec, tie routing.Tie) (*Ranking, error) {

@@ -118,6 +118,14 @@ func dragonflyFamily() FamilyDef {
 		Size:     dragonflySize,
 		Build:    buildDragonfly,
 		Routing:  "dfmin",
+		// configs ranks the global-link arrangements of the spec's size.
+		Variants: func(s Spec) ([]Spec, error) {
+			var out []Spec
+			for _, arr := range []string{ArrConsecutive, ArrRelative} {
+				out = append(out, Spec{Family: FamilyDragonfly, Radix: append([]int(nil), s.Radix...), Config: arr})
+			}
+			return out, nil
+		},
 		// The minimal routes' channel loads, not the shortest paths' (two global hops
 		// are sometimes shorter than local-global-local).
 		LoadRouting: "dfmin",
