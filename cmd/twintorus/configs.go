@@ -71,7 +71,8 @@ routing at the worst group shift K (groupshift:K: every PE of group i sends to g
 every K from 1 to G-1): its routes, the routes of one source PE, their ratio (the channel's
 load per unit of injection), the worst K and the injection rate at which Valiant routing
 saturates there. Minimal routing loads a group shift's one link with all a·p PEs of a group
-under any arrangement, so it does not rank them.`,
+under any arrangement, so it does not rank them. Every route is followed, so the time grows as
+h^9 for a balanced dragonfly: under a second for dragonfly:4, minutes for dragonfly:8.`,
 		Example: "  twintorus configs twin:4x4x4\n  twintorus configs twin:5x5x5x5x5 --json\n  twintorus configs ktree:4,3/cswitch\n  twintorus configs dragonfly:4",
 		Args:    oneTopology("configs", "twin:4x4x4"),
 		RunE: func(cmd *cobra.Command, args []string) error {
