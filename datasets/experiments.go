@@ -39,7 +39,8 @@ func Result(file string) ([]byte, error) {
 // around its knee with the stationarity check (issue 38), and the twisted tori's larger runs (issue 13) in
 // twisted-summary.csv, our side of the BookSim2 grid (issue 41) in booksim-summary.csv,
 // and the dragonfly, HyperX and Slim Fly papers' claims and the 1,024-PE comparison of
-// today's topologies (issue 42) in modern-claims-summary.csv and modern-1k-summary.csv,
+// today's topologies (issue 42) in modern-claims-summary.csv, modern-1k-summary.csv and
+// modern-16k-summary.csv,
 // each with its records file (see results/README.md).
 var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"selection-functions-5dt-summary.csv", "adaptive-vs-3d-summary.csv", "selection-functions-b1-summary.csv", "selection-functions-b1-options-summary.csv",
@@ -59,7 +60,7 @@ var SummaryFiles = []string{"summary.csv", "adaptive-summary.csv",
 	"kns-64k-summary.csv", "kns-64k-torus-summary.csv", "kns-64k-4i-summary.csv", "kns-64k-big-summary.csv",
 	"kns-64k-base-summary.csv", "kns-64k-torus-base-summary.csv", "kns-64k-dims-summary.csv",
 	"kns-64k-dims-torus-summary.csv", "kns-64k-permutations-summary.csv", "kns-64k-torus-permutations-summary.csv",
-	"kns-64k-mesh-summary.csv", "booksim-summary.csv", "modern-claims-summary.csv", "modern-1k-summary.csv"}
+	"kns-64k-mesh-summary.csv", "booksim-summary.csv", "modern-claims-summary.csv", "modern-1k-summary.csv", "modern-16k-summary.csv"}
 
 // specNames lists the specs (NAME.yaml) in directory dir of fsys.
 func specNames(fsys embed.FS, dir string) []string {
