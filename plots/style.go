@@ -56,21 +56,39 @@ var dashes = [...][]vg.Length{
 var echartsDashes = [...]string{"solid", "dashed", "dotted"}
 
 // Glyphs cycle with a period (8) coprime to the palette's (7), so series
-// differ by marker shape as well as colour.
+// differ by marker shape as well as colour. None is a circle outline: a ring is
+// the mark of a point whose window was not stationary (hollowGlyph), so the fifth
+// series takes a diamond outline instead.
 var glyphs = [...]draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{},
-	draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{},
+	diamondGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{},
 }
 
 // Echarts symbols drawing the same marks as the glyphs, in the same order:
-// filled circle, square outline, triangle outline, ×, circle outline, filled
+// filled circle, square outline, triangle outline, ×, diamond outline, filled
 // square, filled triangle, +. ECharts has no × or +; they are given as filled
 // outlines (a 10×10 path, scaled to the symbol size).
 var echartsSymbols = [...]string{
 	"circle", "emptyRect", "emptyTriangle",
 	"path://M1.5,0L5,3.5L8.5,0L10,1.5L6.5,5L10,8.5L8.5,10L5,6.5L1.5,10L0,8.5L3.5,5L0,1.5Z",
-	"emptyCircle", "rect", "triangle",
+	"emptyDiamond", "rect", "triangle",
 	"path://M4,0H6V4H10V6H6V10H4V6H0V4H4Z",
+}
+
+// diamondGlyph is a diamond outline as wide and tall as a ring of the same radius
+// is, a little larger so that it reads as a diamond at marker size.
+type diamondGlyph struct{}
+
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.3
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(0.5)})
+	c.Stroke(p)
 }
 
 // look is the resolved style of series i.
