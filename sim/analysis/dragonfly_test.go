@@ -148,37 +148,7 @@ func TestDragonflyValiantShiftLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		g, perGroup := net.Groups(), net.Terminals()/net.Groups()
-		routes := make([]int64, net.TotalPorts())
-		var buf [8]routing.Candidate
-		for src := 0; src < net.Terminals(); src++ {
-			from := net.Group(int(net.Attachment(src).Switch))
-			to := (from + 1) % g
-			for dst := to * perGroup; dst < (to+1)*perGroup; dst++ {
-				for i := 0; i < g; i++ {
-					if i == from || i == to {
-						continue
-					}
-					at := net.Attachment(src)
-					s, in := int(at.Switch), int(at.Port)
-					h := routing.Head{Src: int32(src), Dst: int32(dst), Tag: uint8(i + 1)}
-					for hop := 0; ; hop++ {
-						if hop > 6 {
-							t.Fatalf("%s: the Valiant route from PE %d to PE %d through group %d does not arrive", c.spec, src, dst, i)
-						}
-						cand := rt.Route(s, in, 0, h, buf[:0])
-						if len(cand) != 1 {
-							t.Fatalf("%s: %d candidates for a tagged packet at switch %d", c.spec, len(cand), s)
-						}
-						pt := net.Port(s, int(cand[0].Port))
-						if pt.Kind == topology.Terminal {
-							break
-						}
-						routes[net.PortID(s, int(cand[0].Port))]++
-						s, in, h.Tag = int(pt.Peer), int(pt.PeerPort), cand[0].Tag
-					}
-				}
-			}
-		}
+		routes := valiantRoutesByPE(t, net, rt, l, 1)
 		perSource := int64(perGroup * (g - 2))
 		var global, local int64
 		for s := 0; s < net.Switches(); s++ {
@@ -202,4 +172,51 @@ func TestDragonflyValiantShiftLoad(t *testing.T) {
 		t.Logf("%s: VAL under groupshift: global channels %.3f, busiest local %.3f times the injection: bound %.3f",
 			c.spec, float64(global)/float64(perSource), float64(local)/float64(perSource), float64(perSource)/float64(max(local, global)))
 	}
+}
+
+// valiantRoutesByPE counts Valiant routes on every channel under groupshift:k PE by PE:
+// every source PE, destination PE of group (c+k) mod G, intermediate group (neither's)
+// and parallel link (salt), each route followed hop by hop through the routing.
+func valiantRoutesByPE(t *testing.T, net *topology.Network, rt *routing.Dragonfly, l topology.Dragonfly, k int) []int64 {
+	t.Helper()
+	routes := make([]int64, net.TotalPorts())
+	perGroup := l.A * l.P
+	var buf [8]routing.Candidate
+	for src := range net.Terminals() {
+		c := net.Group(int(net.Attachment(src).Switch))
+		d := (c + k) % l.G
+		for dst := d * perGroup; dst < (d+1)*perGroup; dst++ {
+			for i := range l.G {
+				if i == c || i == d {
+					continue
+				}
+				for salt := range l.M() {
+					at := net.Attachment(src)
+					s, in := int(at.Switch), int(at.Port)
+					h := routing.Head{Src: int32(src), Dst: int32(dst), Tag: uint8(i + 1), Salt: uint32(salt)}
+					for hop := 0; ; hop++ {
+						if hop > 6 {
+							t.Fatalf("%s: the Valiant route from PE %d to PE %d through group %d does not arrive", net, src, dst, i)
+						}
+						if l.M() == 1 { // one link per pair: a tagged packet has one way
+							if all := rt.Route(s, in, 0, h, buf[:0]); len(all) != 1 {
+								t.Fatalf("%s: %d candidates for a tagged packet at switch %d", net, len(all), s)
+							}
+						}
+						cand := rt.Choose(s, in, 0, h, idle{}, buf[:0])
+						pt := net.Port(s, int(cand[0].Port))
+						if pt.Kind == topology.Terminal {
+							if a := net.Attachment(dst); int(a.Switch) != s || int(a.Port) != int(cand[0].Port) {
+								t.Fatalf("%s: the route from PE %d ends at switch %d port %d, not at PE %d", net, src, s, cand[0].Port, dst)
+							}
+							break
+						}
+						routes[net.PortID(s, int(cand[0].Port))]++
+						s, in, h.Tag = int(pt.Peer), int(pt.PeerPort), cand[0].Tag
+					}
+				}
+			}
+		}
+	}
+	return routes
 }

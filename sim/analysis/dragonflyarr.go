@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/twintorus/twintorus/sim/routing"
@@ -61,7 +62,7 @@ func valiantShiftRoutes(net *topology.Network, rt *routing.Dragonfly, l topology
 			}
 		}
 	}
-	return maxOf(routes), nil
+	return slices.Max(routes), nil
 }
 
 // idle is a network whose queues are all empty: Choose then follows a tagged packet's
@@ -69,14 +70,6 @@ func valiantShiftRoutes(net *topology.Network, rt *routing.Dragonfly, l topology
 type idle struct{}
 
 func (idle) Used(int, int) int { return 0 }
-
-func maxOf(xs []int64) int64 {
-	var m int64
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
-}
 
 // rankDragonfly ranks a dragonfly's global-link arrangements by the busiest channel of
 // Valiant routing under the worst group shift: for every K from 1 to G−1, the routes

@@ -60,37 +60,7 @@ func TestValiantShiftRoutesByPE(t *testing.T) {
 			if _, err := valiantShiftRoutes(net, rt, l, k, fast); err != nil {
 				t.Fatal(err)
 			}
-			slow := make([]int64, net.TotalPorts())
-			perGroup := l.A * l.P
-			var buf [8]routing.Candidate
-			for src := range net.Terminals() {
-				c := net.Group(int(net.Attachment(src).Switch))
-				d := (c + k) % l.G
-				for dst := d * perGroup; dst < (d+1)*perGroup; dst++ {
-					for i := range l.G {
-						for salt := range l.M() {
-							if i == c || i == d {
-								continue
-							}
-							at := net.Attachment(src)
-							s, in := int(at.Switch), int(at.Port)
-							h := routing.Head{Src: int32(src), Dst: int32(dst), Tag: uint8(i + 1), Salt: uint32(salt)}
-							for {
-								cand := rt.Choose(s, in, 0, h, idle{}, buf[:0])
-								pt := net.Port(s, int(cand[0].Port))
-								if pt.Kind == topology.Terminal {
-									if a := net.Attachment(dst); int(a.Switch) != s || int(a.Port) != int(cand[0].Port) {
-										t.Fatalf("%s: the route from PE %d ends at switch %d port %d, not at PE %d", spec, src, s, cand[0].Port, dst)
-									}
-									break
-								}
-								slow[net.PortID(s, int(cand[0].Port))]++
-								s, in, h.Tag = int(pt.Peer), int(pt.PeerPort), cand[0].Tag
-							}
-						}
-					}
-				}
-			}
+			slow := valiantRoutesByPE(t, net, rt, l, k)
 			if !slices.Equal(fast, slow) {
 				t.Fatalf("%s, groupshift:%d: router-level counts differ from the PE-level enumeration", spec, k)
 			}
