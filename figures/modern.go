@@ -129,23 +129,37 @@ func Modern1K(ctx context.Context, mode Mode, progress func(done, total int)) (*
 // as the default mode does (the quick stand-ins of Modern1K are the same families and
 // routings); Recompute reruns them.
 func Modern16K(ctx context.Context, mode Mode, progress func(done, total int)) (*Results, Table, error) {
-	if mode == Quick {
-		mode = Stored
-	}
 	return loadModern(ctx, "16k", mode, progress)
 }
 
 func loadModern(ctx context.Context, scale string, mode Mode, progress func(done, total int)) (*Results, Table, error) {
-	nets, err := ModernNetworks(scale)
+	res, err := joinModern(ctx, scale, "", mode, progress, LoadResultsShrunk)
 	if err != nil {
 		return nil, Table{}, err
 	}
-	shrink := modernShrink(nets, true)
+	t, err := ModernSaturations(res)
+	return res, t, err
+}
+
+// joinModern loads a scale's five experiments (modern-SCALE-KIND-FAMILY) with load
+// (LoadResultsShrunk or LoadClosedLoopShrunk) and joins them. A quick run simulates each
+// network's Quick stand-in (open loop, KIND "": at offered loads 0.15 and 0.5) at 1k
+// and reads the stored runs at 16k, whose simulations take hours.
+func joinModern(ctx context.Context, scale, kind string, mode Mode, progress func(done, total int),
+	load func(context.Context, string, Mode, func(done, total int), func(experiment.Spec) experiment.Spec) (*Results, error)) (*Results, error) {
+	nets, err := ModernNetworks(scale)
+	if err != nil {
+		return nil, err
+	}
+	if scale == "16k" && mode == Quick {
+		mode = Stored
+	}
+	shrink := modernShrink(nets, kind == "")
 	var res *Results
 	for _, family := range modernFamilies() {
-		r, err := LoadResultsShrunk(ctx, "modern-"+scale+"-"+family, mode, progress, shrink)
+		r, err := load(ctx, "modern-"+scale+"-"+kind+family, mode, progress, shrink)
 		if err != nil {
-			return nil, Table{}, err
+			return nil, err
 		}
 		if res == nil {
 			res = r
@@ -153,8 +167,7 @@ func loadModern(ctx context.Context, scale string, mode Mode, progress func(done
 			res = res.Join(r)
 		}
 	}
-	t, err := ModernSaturations(res)
-	return res, t, err
+	return res, nil
 }
 
 // ModernSaturations is the table of every curve's saturation throughput (±, the
@@ -221,9 +234,10 @@ func ModernName(spec string) string {
 		return fmt.Sprintf("%dDT %s", len(s.Radix), shape)
 	case topology.FamilyTorus:
 		return fmt.Sprintf("%dD torus %s", len(s.Radix), shape)
-	}
-	if k, n, ok := strings.Cut(strings.TrimPrefix(spec, "ktree:"), ","); ok && strings.HasPrefix(spec, "ktree:") && !strings.Contains(n, "/") {
-		return fmt.Sprintf("fat-tree %s-ary %s-tree", k, n)
+	case topology.FamilyKTree:
+		if s.Config == "" && len(s.Radix) == 2 {
+			return fmt.Sprintf("fat-tree %d-ary %d-tree", s.Radix[0], s.Radix[1])
+		}
 	}
 	return spec
 }
@@ -324,30 +338,14 @@ func ModernCollectives1K(ctx context.Context, mode Mode, progress func(done, tot
 // AllReduce: the All2All's 268 million messages are out of two cores' reach); a quick
 // run reads the stored runs.
 func ModernCollectives16K(ctx context.Context, mode Mode, progress func(done, total int)) (*Results, Table, error) {
-	if mode == Quick {
-		mode = Stored
-	}
 	return loadModernCollectives(ctx, "16k", mode, progress)
 }
 
 func loadModernCollectives(ctx context.Context, scale string, mode Mode, progress func(done, total int)) (*Results, Table, error) {
 	t := Table{Headers: []string{"collective", "network", "PEs", "routing", "execution time (cycles)", "network latency per packet (cycles)"}}
-	nets, err := ModernNetworks(scale)
+	res, err := joinModern(ctx, scale, "collectives-", mode, progress, LoadClosedLoopShrunk)
 	if err != nil {
 		return nil, t, err
-	}
-	shrink := modernShrink(nets, false)
-	var res *Results
-	for _, family := range modernFamilies() {
-		r, err := LoadClosedLoopShrunk(ctx, "modern-"+scale+"-collectives-"+family, mode, progress, shrink)
-		if err != nil {
-			return nil, t, err
-		}
-		if res == nil {
-			res = r
-		} else {
-			res = res.Join(r)
-		}
 	}
 	sums := slices.Clone(res.Summaries())
 	slices.SortStableFunc(sums, func(a, b experiment.Summary) int { return strings.Compare(a.Point.Workload, b.Point.Workload) })
